@@ -1,0 +1,26 @@
+# Two entry points, each working on a fresh clone: `make demo` (set up, play a small
+# tournament, plot it) and `make test` (set up, lint, run the tests).
+VENV ?= .venv
+PY := $(VENV)/bin/python
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+.PHONY: setup demo test test-all bench
+setup: $(VENV)/.installed
+
+demo: setup
+	$(PY) experiments/bench_evaluator.py
+
+test: setup
+	$(PY) -m ruff check .
+	$(PY) -m pytest
+
+test-all: setup
+	$(PY) -m pytest --runslow
+
+bench: setup
+	$(PY) experiments/bench_evaluator.py

@@ -1,0 +1,1 @@
+"""Rules, cards, evaluator, matches and tournaments. Never imports the agent package."""
