@@ -1,1 +1,1 @@
-"""The heuristic agent (Loki/Poki tradition, direct estimation). Imports simulator, never the reverse."""
+"""The heuristic agent (Loki/Poki, direct estimation); imports simulator, never the reverse."""
