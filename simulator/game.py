@@ -1,0 +1,71 @@
+"""The parameters of a game of Texas Hold'em (DESIGN.md section 3), validated on creation.
+
+>>> g = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
+>>> g.big_bet, g.cap, g.bet_size(3)
+(4, 4, 4)
+>>> GameConfig(variant="nolimit", blinds=(1, 2), stack=200).is_limit
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+STREETS = ("preflop", "flop", "turn", "river")
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Blinds are listed from the small blind on (``(1, 2)``; a third entry is a straddle).
+
+    In limit, ``cap`` counts the bets of a round with the big blind counted pre-flop (the ACPC
+    ``maxRaises = 3 4 4 4`` is cap 4); None means no cap. ``stack`` is every seat's starting
+    stack; ``reset_stacks`` resets them every hand (ACPC "Doyle's game") instead of carrying
+    them over.
+    """
+
+    variant: Literal["limit", "nolimit"] = "nolimit"
+    blinds: tuple[int, ...] = (1, 2)
+    ante: int = 0
+    small_bet: int | None = None
+    big_bet: int | None = None
+    cap: int | None = 4
+    stack: int = 200
+    reset_stacks: bool = True
+
+    def __post_init__(self) -> None:
+        if self.variant not in ("limit", "nolimit"):
+            raise ValueError(f"game.variant: expected 'limit' or 'nolimit', got {self.variant!r}")
+        blinds = tuple(int(b) for b in self.blinds)
+        object.__setattr__(self, "blinds", blinds)
+        if not blinds or any(b < 0 for b in blinds) or blinds[-1] <= 0:
+            raise ValueError(f"game.blinds: expected non-negative chips ending in the big blind"
+                             f" > 0, got {list(self.blinds)}")
+        if self.ante < 0:
+            raise ValueError(f"game.ante: expected >= 0, got {self.ante}")
+        if self.stack <= 0:
+            raise ValueError(f"game.stack: expected > 0, got {self.stack}")
+        if self.is_limit:
+            small = self.small_bet if self.small_bet is not None else self.big_blind
+            big = self.big_bet if self.big_bet is not None else 2 * small
+            if small <= 0 or big <= 0:
+                raise ValueError(f"game.small_bet/big_bet: expected > 0, got {small}/{big}")
+            object.__setattr__(self, "small_bet", int(small))
+            object.__setattr__(self, "big_bet", int(big))
+            if self.cap is not None and self.cap < 1:
+                raise ValueError(f"game.cap: expected >= 1 or null, got {self.cap}")
+
+    @property
+    def is_limit(self) -> bool:
+        return self.variant == "limit"
+
+    @property
+    def big_blind(self) -> int:
+        return self.blinds[-1] if len(self.blinds) <= 2 else max(self.blinds)
+
+    def bet_size(self, street: int) -> int:
+        """The fixed bet of a limit round: small bet pre-flop and flop, big bet after."""
+        if not self.is_limit:
+            raise ValueError("bet_size is defined for limit games only")
+        return self.small_bet if street < 2 else self.big_bet
