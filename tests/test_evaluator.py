@@ -3,6 +3,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from treys import Evaluator
 
 from simulator.cards import parse_cards, to_treys
@@ -112,3 +114,16 @@ def test_class_name_rejects_bad_ranks() -> None:
         class_name(0)
     with pytest.raises(ValueError):
         class_name(7463)
+
+
+SUBSETS = {k: np.array(list(itertools.combinations(range(k), 5))) for k in (6, 7)}
+
+
+@given(st.lists(st.integers(0, 51), min_size=6, max_size=7, unique=True), st.randoms())
+@settings(max_examples=300, deadline=None)
+def test_rank_is_best_five_card_subset_in_any_order(cards: list[int], rnd) -> None:
+    hand = np.array(cards)
+    best = evaluate(hand[SUBSETS[len(cards)]]).min()
+    shuffled = hand.copy()
+    rnd.shuffle(shuffled)
+    assert int(evaluate(hand)) == int(evaluate(shuffled)) == int(best)
