@@ -1,0 +1,280 @@
+"""The per-street board table: ranks of every holding on this board and on the boards to come.
+
+Every player at the table sees the same board, so the ranks of all 1326 holdings on it (and on
+every board one or two cards further on) are computed once per street and shared by every
+question asked during it: HS, PPOT and NPOT of any hand against any weights, and HS of every
+holding against a range, become array reductions over these tables (DESIGN.md section 5).
+
+A rank of 0 marks a holding that clashes with the board (or with the runout of that row); real
+ranks run 1 (royal flush) .. 7462, lower is better, as ``simulator.evaluator``.
+
+>>> from simulator.cards import parse_cards, parse_holding
+>>> t = board_table(parse_cards("3h4cJh"))
+>>> hero = parse_holding("AdQc")
+>>> t.strength_sums(hero, t.effective_weights(None, hero))
+(628.0, 9.0, 444.0)
+>>> t.hp_matrix(hero, t.effective_weights(None, hero), lookahead=2)[2].tolist()
+[91981.0, 1036.0, 346543.0]
+>>> int((t.ranks == 0).sum())  # holdings holding a board card
+150
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+import numba
+import numpy as np
+
+from simulator.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS, format_cards
+from simulator.evaluator import rank_row
+
+AHEAD, TIED, BEHIND = 0, 1, 2
+
+# Holding cards as int64 once, so the kernels index them without conversions.
+_HOLD_A = HOLDINGS[:, 0].astype(np.int64)
+_HOLD_B = HOLDINGS[:, 1].astype(np.int64)
+
+
+# --- kernels --------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, nogil=True)
+def _rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
+               hold_b: np.ndarray, out: np.ndarray) -> None:
+    """``out[r, h]``: rank of holding h on ``board + runouts[r]``; 0 where h shares a card.
+
+    ``runouts`` has shape (n, m) with m = 0, 1 or 2 extra cards per row.
+    """
+    k = board.shape[0]
+    m = runouts.shape[1]
+    row = np.empty(k + m + 2, dtype=np.int64)
+    board_mask = np.int64(0)
+    for j in range(k):
+        row[j + 2] = board[j]
+        board_mask |= np.int64(1) << board[j]
+    for r in range(runouts.shape[0]):
+        dead = board_mask
+        for j in range(m):
+            row[k + 2 + j] = runouts[r, j]
+            dead |= np.int64(1) << runouts[r, j]
+        for h in range(hold_a.shape[0]):
+            a = hold_a[h]
+            b = hold_b[h]
+            if (dead >> a) & 1 or (dead >> b) & 1:
+                out[r, h] = 0
+                continue
+            row[0] = a
+            row[1] = b
+            out[r, h] = rank_row(row)
+
+
+@numba.njit(cache=True, nogil=True)
+def _hp_kernel(now: np.ndarray, runouts: np.ndarray, fin: np.ndarray, hero: int,
+               hero_a: int, hero_b: int, opp: np.ndarray, opp_w: np.ndarray,
+               hp: np.ndarray) -> None:
+    """Add ``opp_w`` over (opponent, runout) pairs into ``hp[now relation, final relation]``.
+
+    ``opp`` lists only the opponent holdings with positive weight (already free of board and
+    hero clashes), so a narrow range costs less than a uniform one, never more.
+    """
+    n_opp = opp.shape[0]
+    rel_now = np.empty(n_opp, dtype=np.int64)
+    mine_now = now[hero]
+    for i in range(n_opp):
+        theirs = now[opp[i]]
+        rel_now[i] = 0 if mine_now < theirs else (1 if mine_now == theirs else 2)
+    acc = np.zeros((3, 3), dtype=np.float64)
+    for r in range(runouts.shape[0]):
+        clash = False
+        for j in range(runouts.shape[1]):
+            if runouts[r, j] == hero_a or runouts[r, j] == hero_b:
+                clash = True
+        if clash:
+            continue
+        mine = fin[r, hero]
+        for i in range(n_opp):
+            theirs = fin[r, opp[i]]
+            if theirs == 0:  # the opponent holds a card of this runout
+                continue
+            final = 0 if mine < theirs else (1 if mine == theirs else 2)
+            acc[rel_now[i], final] += opp_w[i]
+    for x in range(3):
+        for y in range(3):
+            hp[x, y] += acc[x, y]
+
+
+@numba.njit(cache=True, nogil=True)
+def _hs_all_kernel(ranks: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
+                   hold_b: np.ndarray, order: np.ndarray, out: np.ndarray) -> None:
+    """HS of every holding against weights ``w`` (Johanson et al. 2011's showdown trick).
+
+    Walk holdings from worst to best rank. Running totals of the weight strictly worse than
+    the current rank group, overall and per card, give each holding's "ahead" sum once the
+    opponents sharing one of its cards are subtracted (the holding itself is never strictly
+    worse than itself, so no term is subtracted twice). Ties use the group's own totals.
+    """
+    n_cards = 52
+    worse_card = np.zeros(n_cards, dtype=np.float64)
+    all_card = np.zeros(n_cards, dtype=np.float64)
+    tie_card = np.zeros(n_cards, dtype=np.float64)
+    total = 0.0
+    for h in range(ranks.shape[0]):
+        if ranks[h] > 0:
+            total += w[h]
+            all_card[hold_a[h]] += w[h]
+            all_card[hold_b[h]] += w[h]
+    worse = 0.0
+    n = order.shape[0]
+    start = 0
+    while start < n:
+        rank = ranks[order[start]]
+        end = start
+        tie = 0.0
+        while end < n and ranks[order[end]] == rank:
+            h = order[end]
+            tie += w[h]
+            tie_card[hold_a[h]] += w[h]
+            tie_card[hold_b[h]] += w[h]
+            end += 1
+        for i in range(start, end):
+            h = order[i]
+            a = hold_a[h]
+            b = hold_b[h]
+            ahead = worse - worse_card[a] - worse_card[b]
+            tied = tie - tie_card[a] - tie_card[b] + w[h]
+            opp_total = total - all_card[a] - all_card[b] + w[h]
+            out[h] = (ahead + tied / 2.0) / opp_total if opp_total > 0 else np.nan
+        for i in range(start, end):
+            h = order[i]
+            worse_card[hold_a[h]] += w[h]
+            worse_card[hold_b[h]] += w[h]
+            tie_card[hold_a[h]] = 0.0
+            tie_card[hold_b[h]] = 0.0
+        worse += tie
+        start = end
+
+
+# --- the table ------------------------------------------------------------------------------
+
+
+def _runouts(board: tuple[int, ...], n_cards: int) -> np.ndarray:
+    live = [c for c in range(NUM_CARDS) if c not in board]
+    return np.array(list(itertools.combinations(live, n_cards)), dtype=np.int64).reshape(
+        -1, n_cards)
+
+
+class BoardTable:
+    """Ranks of all 1326 holdings on one board (3, 4 or 5 cards) and on the boards to come.
+
+    The current ranks are computed at once; the next-card table (one row per unseen card)
+    and, on the flop, the turn-and-river table (one row per unseen pair) on first use.
+    Weights are float arrays of length 1326; the methods take the hero as a holding index.
+    """
+
+    def __init__(self, board: tuple[int, ...] | list[int]) -> None:
+        board = tuple(int(c) for c in board)
+        if len(board) not in (3, 4, 5) or len(set(board)) != len(board):
+            raise ValueError(f"bad board {board!r}: expected 3, 4 or 5 distinct cards")
+        self.board: tuple[int, ...] = board
+        self._board_arr = np.array(board, dtype=np.int64)
+        self.ranks: np.ndarray = self._build(np.zeros((1, 0), dtype=np.int64))[0]
+        self._future: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def __repr__(self) -> str:
+        return f"BoardTable({format_cards(self.board)!r})"
+
+    @property
+    def cards_to_come(self) -> int:
+        return 5 - len(self.board)
+
+    def _build(self, runouts: np.ndarray) -> np.ndarray:
+        out = np.empty((runouts.shape[0], NUM_HOLDINGS), dtype=np.int16)
+        _rank_rows(self._board_arr, runouts, _HOLD_A, _HOLD_B, out)
+        return out
+
+    def future(self, lookahead: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(runouts, ranks)`` for ``lookahead`` more cards: shapes (n, lookahead), (n, 1326).
+
+        Built once and kept, so every later question on this street reuses it.
+        """
+        if not 1 <= lookahead <= self.cards_to_come:
+            raise ValueError(
+                f"bad lookahead {lookahead}: {self.cards_to_come} card(s) to come on a "
+                f"{len(self.board)}-card board")
+        if lookahead not in self._future:
+            runouts = _runouts(self.board, lookahead)
+            self._future[lookahead] = (runouts, self._build(runouts))
+        return self._future[lookahead]
+
+    def effective_weights(self, weights: np.ndarray | None, hero: int | None = None
+                          ) -> np.ndarray:
+        """Weights with the holdings that clash with the board (and the hero) set to 0."""
+        w = np.ones(NUM_HOLDINGS) if weights is None else np.array(weights, dtype=np.float64)
+        w[self.ranks == 0] = 0.0
+        if hero is not None:
+            a, b = _HOLD_A[hero], _HOLD_B[hero]
+            w[(_HOLD_A == a) | (_HOLD_A == b) | (_HOLD_B == a) | (_HOLD_B == b)] = 0.0
+        return w
+
+    def _check_hero(self, hero: int) -> None:
+        if self.ranks[hero] == 0:
+            raise ValueError(f"hole cards clash with the board {format_cards(self.board)}")
+
+    def strength_sums(self, hero: int, w: np.ndarray) -> tuple[float, float, float]:
+        """Weighted sums of the opponent holdings we are ahead of, tied with, behind now.
+
+        ``w`` must already be free of clashes (see ``effective_weights``).
+        """
+        self._check_hero(hero)
+        mine = self.ranks[hero]
+        theirs = self.ranks
+        ahead = float(w[theirs > mine].sum())
+        tied = float(w[theirs == mine].sum())
+        behind = float(w[(theirs < mine) & (theirs > 0)].sum())
+        return ahead, tied, behind
+
+    def hp_matrix(self, hero: int, w: np.ndarray, lookahead: int = 1) -> np.ndarray:
+        """The 3x3 matrix ``HP[now][final]`` (ahead, tied, behind) in runout units."""
+        self._check_hero(hero)
+        runouts, fin = self.future(lookahead)
+        opp = np.flatnonzero(w > 0)
+        hp = np.zeros((3, 3))
+        _hp_kernel(self.ranks, runouts, fin, hero, int(_HOLD_A[hero]), int(_HOLD_B[hero]),
+                   opp, np.ascontiguousarray(w[opp]), hp)
+        return hp
+
+    def hs_all(self, weights: np.ndarray | None = None) -> np.ndarray:
+        """HS of every holding against one opponent with ``weights``, in one pass.
+
+        Holdings that clash with the board get NaN, as does a holding whose opponents all
+        weigh 0. Opponent holdings sharing a card with the holding are left out, as always.
+
+        >>> from simulator.cards import parse_cards, parse_holding
+        >>> hs = board_table(parse_cards("3h4cJh")).hs_all()
+        >>> round(float(hs[parse_holding("AdQc")]), 6)
+        0.585106
+        """
+        w = self.effective_weights(weights)
+        order = np.argsort(-self.ranks.astype(np.int64), kind="stable")
+        order = order[self.ranks[order] > 0]
+        out = np.full(NUM_HOLDINGS, np.nan)
+        _hs_all_kernel(self.ranks, w, _HOLD_A, _HOLD_B, order, out)
+        return out
+
+
+@lru_cache(maxsize=16)
+def _cached_table(key: tuple[int, ...]) -> BoardTable:
+    return BoardTable(key)
+
+
+def board_table(board: tuple[int, ...] | list[int]) -> BoardTable:
+    """The shared table of a board, built on first request and kept for the recent boards.
+
+    The order of the board cards does not matter, so a street's table is built once.
+
+    >>> board_table([6, 8, 38]) is board_table([38, 6, 8])
+    True
+    """
+    return _cached_table(tuple(sorted(int(c) for c in board)))
