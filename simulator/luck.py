@@ -1,0 +1,179 @@
+"""Luck correction of a played hand (DESIGN.md section 10; Zinkevich et al. 2006, AIVAT).
+
+At each chance event (the flop as one event, the turn, the river) a seat still in the hand
+gets ``value(after) - mean of value over every card(s) the event could have dealt``, with the
+fixed value function ``equity x pot - own contribution``, pot and contributions taken at the
+moment of the event (``HandHistory.chance_points``). The contribution is the same before and
+after, so the luck of an event is ``pot x (equity after - equity before)``, and the mean over
+the event's cards is the equity before the event. Hole cards are left to duplicate.
+
+Equity is the showdown share among the seats still in, every seat's cards known (the
+simulator sees them): exact enumeration when at most two cards are to come (the turn and
+river), Monte Carlo with the caller's generator when five are (before the flop). The estimate
+stays unbiased with Monte Carlo, because the sampled mean does not depend on the dealt cards.
+Folded seats get no luck; over the seats the luck of an event sums to zero.
+
+``net - luck`` is the luck-adjusted result of a hand.
+
+>>> from simulator.cards import parse_cards
+>>> holes = [tuple(parse_cards("AhAd")), tuple(parse_cards("7c2s"))]
+>>> eq = equity(holes, parse_cards("Ac7d2h"), dead=[], rng=None, samples=0)
+>>> [round(float(x), 4) for x in eq]  # 7c2s needs quads: 7h7s or 2c2d, 2 runouts of 990
+[0.998, 0.002]
+>>> luck = luck_of_hand(holes, parse_cards("Ac7d2h7s7h"),
+...                     [(3, (10, 10), (True, True))], rng=None, samples=0)
+>>> [round(float(x), 3) for x in luck]  # 7h, 1 river of 44, gave 7c2s the 20-chip pot
+[-19.545, 19.545]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numba
+import numpy as np
+
+from simulator.evaluator import rank_row
+
+BOARD_BEFORE = {1: 0, 2: 3, 3: 4}  # board cards before the chance event of each street
+BOARD_AFTER = {1: 3, 2: 4, 3: 5}
+
+
+@numba.njit(cache=True, nogil=True)
+def _share(holes: np.ndarray, row: np.ndarray, acc: np.ndarray) -> None:
+    """Add each player's showdown share of one complete board (row[2:7]) to ``acc``."""
+    k = holes.shape[0]
+    best = 1 << 30
+    winners = 0
+    ranks = np.empty(k, dtype=np.int64)
+    for i in range(k):
+        row[0] = holes[i, 0]
+        row[1] = holes[i, 1]
+        r = rank_row(row)
+        ranks[i] = r
+        if r < best:
+            best = r
+            winners = 1
+        elif r == best:
+            winners += 1
+    for i in range(k):
+        if ranks[i] == best:
+            acc[i] += 1.0 / winners
+
+
+@numba.njit(cache=True, nogil=True)
+def _equity_exact(holes: np.ndarray, board: np.ndarray, deck: np.ndarray) -> np.ndarray:
+    """Exact showdown equity, enumerating every runout of 0, 1 or 2 cards from ``deck``."""
+    k = holes.shape[0]
+    m = board.shape[0]
+    acc = np.zeros(k, dtype=np.float64)
+    row = np.empty(7, dtype=np.int64)
+    for j in range(m):
+        row[2 + j] = board[j]
+    d = deck.shape[0]
+    count = 0
+    if m == 5:
+        _share(holes, row, acc)
+        count = 1
+    elif m == 4:
+        for a in range(d):
+            row[6] = deck[a]
+            _share(holes, row, acc)
+            count += 1
+    else:
+        for a in range(d):
+            row[5] = deck[a]
+            for b in range(a + 1, d):
+                row[6] = deck[b]
+                _share(holes, row, acc)
+                count += 1
+    return acc / count
+
+
+@numba.njit(cache=True, nogil=True)
+def _equity_sampled(holes: np.ndarray, board: np.ndarray, deck: np.ndarray,
+                    uniforms: np.ndarray) -> np.ndarray:
+    """Monte Carlo equity: each row of ``uniforms`` draws one runout (partial Fisher-Yates)."""
+    k = holes.shape[0]
+    m = board.shape[0]
+    need = 5 - m
+    acc = np.zeros(k, dtype=np.float64)
+    row = np.empty(7, dtype=np.int64)
+    for j in range(m):
+        row[2 + j] = board[j]
+    work = deck.copy()
+    d = work.shape[0]
+    for s in range(uniforms.shape[0]):
+        for j in range(need):
+            pick = j + int(uniforms[s, j] * (d - j))
+            tmp = work[j]
+            work[j] = work[pick]
+            work[pick] = tmp
+            row[2 + m + j] = work[j]
+        _share(holes, row, acc)
+    return acc / uniforms.shape[0]
+
+
+def equity(holes: Sequence[Sequence[int]], board: Sequence[int], dead: Sequence[int],
+           rng: np.random.Generator | None, samples: int) -> np.ndarray:
+    """Showdown equity of each of ``holes`` on ``board``, cards in ``dead`` out of the deck.
+
+    Exact with at most two cards to come; otherwise ``samples`` Monte Carlo runouts drawn
+    with ``rng``.
+    """
+    hole_arr = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
+    board_arr = np.asarray(board, dtype=np.int64)
+    used = np.zeros(52, dtype=bool)
+    used[hole_arr.ravel()] = True
+    used[board_arr] = True
+    if len(dead):
+        used[np.asarray(dead, dtype=np.int64)] = True
+    deck = np.flatnonzero(~used).astype(np.int64)
+    to_come = 5 - len(board_arr)
+    if to_come <= 2:
+        return _equity_exact(hole_arr, board_arr, deck)
+    if rng is None or samples < 1:
+        raise ValueError(f"equity with {to_come} cards to come needs a generator and samples")
+    return _equity_sampled(hole_arr, board_arr, deck, rng.random((samples, to_come)))
+
+
+ChancePointLike = tuple[int, Sequence[int], Sequence[bool]]
+
+
+def luck_of_hand(holes: Sequence[Sequence[int] | None], board: Sequence[int],
+                 chance_points: Sequence[ChancePointLike], rng: np.random.Generator | None,
+                 samples: int) -> np.ndarray:
+    """Luck in chips per seat of one hand: the sum over its chance events.
+
+    ``holes`` are every seat's cards (None for a seat not dealt in); every dealt card is out of
+    the deck, folded hands included, as in the real deal. ``chance_points`` are
+    ``(street, contributions, active)`` triples.
+    """
+    seats = len(holes)
+    luck = np.zeros(seats, dtype=np.float64)
+    dealt = [c for h in holes if h is not None for c in h]
+    cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+
+    def eq(n_board: int, players: tuple[int, ...]) -> np.ndarray:
+        key = (n_board, players)
+        if key not in cache:
+            others = [c for c in dealt if all(c not in holes[p] for p in players)]
+            cache[key] = equity([holes[p] for p in players], board[:n_board], others, rng,
+                                samples)
+        return cache[key]
+
+    for street, contributions, active in chance_points:
+        players = tuple(i for i in range(seats) if active[i])
+        if len(players) < 2:
+            continue
+        pot = float(sum(contributions))
+        before = eq(BOARD_BEFORE[street], players)
+        after = eq(BOARD_AFTER[street], players)
+        luck[list(players)] += pot * (after - before)
+    return luck
+
+
+def history_luck(history: object, rng: np.random.Generator | None, samples: int) -> np.ndarray:
+    """:func:`luck_of_hand` of a ``simulator.match.HandHistory``."""
+    points = [(p.street, p.contributions, p.active) for p in history.chance_points]
+    return luck_of_hand(history.holes, history.board, points, rng, samples)

@@ -1,0 +1,117 @@
+"""Find bots by name: a short name from the ``holdem.bots`` entry-point group, or ``module:Class``.
+
+The simulator never imports bot modules directly (DESIGN.md section 2): names are looked up
+here, when a config is checked, so a typo is refused before any hand is played.
+
+>>> spec = resolve("simulator.bot:BaseBot")
+>>> spec.factory.__name__, spec.accepts_seed
+('BaseBot', False)
+>>> resolve("no_such_bot_name")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+simulator.registry.BotSpecError: unknown bot 'no_such_bot_name': expected a registered name ...
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any
+
+from simulator.bot import Bot
+
+GROUP = "holdem.bots"
+
+
+class BotSpecError(ValueError):
+    """A bot name that cannot be found or parameters its constructor does not take."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A resolved bot: the factory (usually a class) and whether it takes a ``seed``."""
+
+    name: str
+    factory: Callable[..., Any]
+    accepts_seed: bool
+
+
+def registered() -> dict[str, str]:
+    """Short name -> ``module:Class`` for every bot installed in the entry-point group."""
+    return {ep.name: ep.value for ep in entry_points(group=GROUP)}
+
+
+def _import(path: str, shown: str) -> Callable[..., Any]:
+    module_name, _, attr = path.partition(":")
+    if not module_name or not attr:
+        raise BotSpecError(f"bad bot path {shown!r}: expected 'module:Class'")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BotSpecError(f"bot {shown!r}: cannot import module {module_name!r}: {exc}") from None
+    obj: Any = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise BotSpecError(f"bot {shown!r}: module {module_name!r} has no {attr!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise BotSpecError(f"bot {shown!r}: {attr!r} is not a class or function")
+    return obj
+
+
+def _takes_seed(factory: Callable[..., Any]) -> bool:
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # some builtins have no signature
+        return False
+    return "seed" in params
+
+
+def resolve(name: str) -> BotSpec:
+    """The bot a config names: a registered short name, else a ``module:Class`` path."""
+    table = registered()
+    if name in table:
+        factory = _import(table[name], name)
+        return BotSpec(name, factory, _takes_seed(factory))
+    if ":" not in name:
+        known = ", ".join(sorted(table)) or "none installed"
+        raise BotSpecError(f"unknown bot {name!r}: expected a registered name ({known}) "
+                           f"or a 'module:Class' path")
+    factory = _import(name, name)
+    return BotSpec(name, factory, _takes_seed(factory))
+
+
+def check_params(spec: BotSpec, params: Mapping[str, Any]) -> None:
+    """Refuse parameters the constructor cannot take, before any work is done."""
+    try:
+        signature = inspect.signature(spec.factory)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(**params)
+    except TypeError as exc:
+        raise BotSpecError(f"bot {spec.name!r}: bad params {dict(params)}: {exc}") from None
+
+
+def build(spec: BotSpec, params: Mapping[str, Any], seed: int) -> Bot:
+    """A fresh bot; ``seed`` goes to a constructor that takes one unless ``params`` sets it.
+
+    >>> spec = resolve("simulator.bot:BaseBot")
+    >>> type(build(spec, {}, seed=3)).__name__
+    'BaseBot'
+    """
+    kwargs = dict(params)
+    if spec.accepts_seed and "seed" not in kwargs:
+        kwargs["seed"] = seed
+    try:
+        bot = spec.factory(**kwargs)
+    except Exception as exc:  # a plug-in's constructor may raise anything; name it
+        raise BotSpecError(f"bot {spec.name!r} with params {dict(params)}: "
+                           f"{type(exc).__name__}: {exc}") from exc
+    if not callable(getattr(bot, "act", None)):
+        raise BotSpecError(f"bot {spec.name!r}: {type(bot).__name__} has no act(observation)"
+                           f" method, so it is not a Bot")
+    return bot

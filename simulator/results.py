@@ -1,0 +1,442 @@
+"""Results of a run on disk, and their statistics over independent blocks.
+
+An output dir holds:
+
+* ``run.json``: the config that decides the results (checked again on ``--resume``), the seed
+  and the package version;
+* ``hands.csv``: one row per played hand, appended and flushed block by block: block,
+  permutation, deal, button, then per player its table seat (-1 when not dealt in), its net
+  chips and its luck correction in chips;
+* ``blocks.jsonl``: one line per finished block, written after its hands, with per-player
+  totals (hands, net, luck, and the same per position). A block is finished when its line is
+  there: rows of a block without a line are an interrupted block, dropped on resume;
+* ``summary.json``: the statistics (:func:`summarise`), written at the end of a run.
+
+Statistics: a block (all its duplicate permutations together) is one sample. The mean per hand
+is total net / hands; its standard error is the ratio estimator's over blocks, which equals the
+plain standard error of block means when blocks are equally long. The 95% interval uses
+Student's t with blocks - 1 degrees of freedom under 30 blocks, the normal quantile from 30 on.
+
+>>> s = ratio_stats(np.array([10.0, -2.0, 4.0]), np.array([10, 10, 10]))
+>>> s.hands, round(s.mean, 3), round(s.stderr, 3), [round(x, 3) for x in s.ci95]
+(30, 0.4, 0.346, [-1.09, 1.89])
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+RUN_FILE = "run.json"
+HANDS_FILE = "hands.csv"
+BLOCKS_FILE = "blocks.jsonl"
+SUMMARY_FILE = "summary.json"
+HISTORY_FILE = "hands.phhs"
+PLOT_FILES = ("cumulative.png", "winrates.png")
+# Everything a run writes; --force removes exactly these, never anything else in the dir.
+RUN_FILES = (RUN_FILE, HANDS_FILE, BLOCKS_FILE, SUMMARY_FILE, HISTORY_FILE, *PLOT_FILES)
+
+# Student's t 0.975 quantiles for 1..29 degrees of freedom (a test recomputes them).
+T975 = (12.706204736, 4.302652730, 3.182446305, 2.776445105, 2.570581836, 2.446911851,
+        2.364624252, 2.306004135, 2.262157163, 2.228138852, 2.200985160, 2.178812830,
+        2.160368656, 2.144786688, 2.131449546, 2.119905299, 2.109815578, 2.100922040,
+        2.093024054, 2.085963447, 2.079613845, 2.073873068, 2.068657610, 2.063898562,
+        2.059538553, 2.055529439, 2.051830516, 2.048407142, 2.045229642)
+Z975 = 1.959963984540054
+T_BLOCKS = 30
+
+
+class ResultsError(RuntimeError):
+    """An output dir that cannot be used as asked (holds results, or another run's)."""
+
+
+def quantile975(blocks: int) -> float:
+    """The two-sided 95% quantile for an interval over ``blocks`` samples.
+
+    >>> quantile975(5), quantile975(30)
+    (2.776445105, 1.959963984540054)
+    """
+    if blocks < 2:
+        raise ValueError("an interval needs at least 2 blocks")
+    return T975[blocks - 2] if blocks < T_BLOCKS else Z975
+
+
+# --- statistics ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stat:
+    """Mean per hand with its standard error and 95% interval (None with fewer than 2 blocks)."""
+
+    hands: int
+    mean: float | None
+    stderr: float | None
+    ci95: tuple[float, float] | None
+
+    def scaled(self, factor: float) -> Stat:
+        def f(x: float | None) -> float | None:
+            return None if x is None else x * factor
+
+        ci = None if self.ci95 is None else (self.ci95[0] * factor, self.ci95[1] * factor)
+        return Stat(self.hands, f(self.mean), f(self.stderr), ci)
+
+    def as_dict(self, with_hands: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {"hands": self.hands} if with_hands else {}
+        out.update(mean=self.mean, stderr=self.stderr,
+                   ci95=None if self.ci95 is None else list(self.ci95))
+        return out
+
+
+def ratio_stats(totals: np.ndarray, counts: np.ndarray) -> Stat:
+    """Mean of ``totals / counts`` pooled over blocks, with the ratio estimator's error."""
+    totals = np.asarray(totals, dtype=np.float64)
+    counts = np.asarray(counts, dtype=np.int64)
+    hands = int(counts.sum())
+    if hands == 0:
+        return Stat(0, None, None, None)
+    mean = float(totals.sum() / hands)
+    blocks = len(totals)
+    if blocks < 2:
+        return Stat(hands, mean, None, None)
+    resid = totals - mean * counts
+    stderr = math.sqrt(blocks / (blocks - 1) * float(np.dot(resid, resid))) / hands
+    half = quantile975(blocks) * stderr
+    return Stat(hands, mean, stderr, (mean - half, mean + half))
+
+
+# --- positions ----------------------------------------------------------------------------------
+
+
+def position_labels(players: int) -> tuple[str, ...]:
+    """Positions clockwise from the seat left of the button, for ``players`` dealt in.
+
+    >>> position_labels(2), position_labels(6)
+    (('BB', 'BTN'), ('SB', 'BB', 'UTG', 'UTG+1', 'CO', 'BTN'))
+    """
+    if players == 2:
+        return ("BB", "BTN")  # heads-up the button posts the small blind
+    middle = [f"UTG+{i}" if i else "UTG" for i in range(players - 3)]
+    if players >= 4:
+        middle[-1] = "CO"
+    return ("SB", "BB", *middle, "BTN")
+
+
+def positions_of(seats: Sequence[int], button: int, num_seats: int) -> list[str | None]:
+    """Each player's position label in one hand, from table seats (-1: not dealt in).
+
+    >>> positions_of([0, 2, 1], button=2, num_seats=3)
+    ['SB', 'BTN', 'BB']
+    """
+    dealt = sorted(s for s in seats if s >= 0)
+    order = sorted(dealt, key=lambda s: (s - button - 1) % num_seats)
+    labels = dict(zip(order, position_labels(len(order)), strict=True))
+    return [labels.get(s) if s >= 0 else None for s in seats]
+
+
+# --- one block's results ------------------------------------------------------------------------
+
+
+@dataclass
+class BlockRecord:
+    """The hands of one block (all permutations) as arrays, players in config order."""
+
+    block: int
+    deals: int
+    perm: np.ndarray  # (H,) permutation index
+    hand: np.ndarray  # (H,) hand number within the permutation's match
+    button: np.ndarray  # (H,) button seat
+    seat: np.ndarray  # (H, P) table seat per player, -1 when not dealt in
+    net: np.ndarray  # (H, P) chips
+    luck: np.ndarray  # (H, P) chips of luck (the luck-adjusted result is net - luck)
+    faults: list[str] = field(default_factory=list)
+
+    @property
+    def rows(self) -> int:
+        return len(self.hand)
+
+    def totals(self, names: Sequence[str], num_seats: int) -> dict[str, Any]:
+        """The block's line in ``blocks.jsonl``: per-player and per-position sums."""
+        played = self.seat >= 0
+        players: dict[str, Any] = {}
+        positions: list[dict[str, list[float]]] = [{} for _ in names]
+        for h in range(self.rows):
+            labels = positions_of(self.seat[h].tolist(), int(self.button[h]), num_seats)
+            for p, label in enumerate(labels):
+                if label is not None:
+                    cell = positions[p].setdefault(label, [0, 0, 0.0])
+                    cell[0] += 1
+                    cell[1] += int(self.net[h, p])
+                    cell[2] += float(self.luck[h, p])
+        for p, name in enumerate(names):
+            players[name] = {"hands": int(played[:, p].sum()), "net": int(self.net[:, p].sum()),
+                             "luck": float(self.luck[:, p].sum()), "positions": positions[p]}
+        return {"block": self.block, "deals": self.deals, "rows": self.rows,
+                "players": players, "faults": self.faults}
+
+
+def _header(names: Sequence[str]) -> list[str]:
+    cols = ["block", "perm", "hand", "button"]
+    for kind in ("seat", "net", "luck"):
+        cols += [f"{kind}:{n}" for n in names]
+    return cols
+
+
+def _rows_text(record: BlockRecord) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    for h in range(record.rows):
+        writer.writerow([record.block, int(record.perm[h]), int(record.hand[h]),
+                         int(record.button[h]), *record.seat[h].tolist(),
+                         *record.net[h].tolist(), *(repr(float(x)) for x in record.luck[h])])
+    return buf.getvalue()
+
+
+# --- the output dir -----------------------------------------------------------------------------
+
+
+def holds_results(out_dir: Path) -> bool:
+    return any((out_dir / name).exists() for name in (RUN_FILE, HANDS_FILE, BLOCKS_FILE,
+                                                       SUMMARY_FILE))
+
+
+class RunStore:
+    """Appends finished blocks to an output dir and reads them back.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> store = RunStore.create(d, {"seed": 1}, names=("a", "b"), resume=False, force=False)
+    >>> store.done_blocks()
+    set()
+    """
+
+    def __init__(self, out_dir: Path, names: Sequence[str]) -> None:
+        self.dir = Path(out_dir)
+        self.names = tuple(names)
+
+    @classmethod
+    def create(cls, out_dir: Path, meta: dict[str, Any], names: Sequence[str], *,
+               resume: bool, force: bool) -> RunStore:
+        """Start (or, with ``resume``, continue) a run in ``out_dir``.
+
+        Refuses a dir that holds results unless ``resume`` (the same config) or ``force``
+        (remove this tool's files, and only those).
+        """
+        out_dir = Path(out_dir)
+        if out_dir.exists() and not out_dir.is_dir():
+            raise ResultsError(f"output.dir {str(out_dir)!r} exists and is not a directory")
+        store = cls(out_dir, names)
+        existing = holds_results(out_dir)
+        if resume and existing:
+            store._check_same_run(meta)
+            store._drop_unfinished_rows()
+            return store
+        if existing and not force:
+            raise ResultsError(f"output dir {str(out_dir)!r} already holds results: pass "
+                               f"--resume to continue that run or --force to start over")
+        if force:
+            for name in RUN_FILES:
+                (out_dir / name).unlink(missing_ok=True)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        _write_atomic(out_dir / RUN_FILE, json.dumps(meta, indent=2) + "\n")
+        with open(out_dir / HANDS_FILE, "w", encoding="utf-8", newline="") as f:
+            f.write(",".join(_header(names)) + "\n")
+        (out_dir / BLOCKS_FILE).write_text("", encoding="utf-8")
+        return store
+
+    def _check_same_run(self, meta: dict[str, Any]) -> None:
+        try:
+            old = json.loads((self.dir / RUN_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ResultsError(f"cannot resume {str(self.dir)!r}: {RUN_FILE} unreadable "
+                               f"({exc}); use --force to start over") from None
+        if old.get("result_config") != meta.get("result_config"):
+            diff = _first_difference(old.get("result_config"), meta.get("result_config"))
+            raise ResultsError(f"cannot resume {str(self.dir)!r}: the config differs from the "
+                               f"run there ({diff}); use --force to start over")
+
+    def read_blocks(self) -> list[dict[str, Any]]:
+        """Finished blocks' lines; a torn last line (killed mid-write) is ignored."""
+        path = self.dir / BLOCKS_FILE
+        if not path.exists():
+            return []
+        out = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                continue
+        return out
+
+    def done_blocks(self) -> set[int]:
+        return {b["block"] for b in self.read_blocks()}
+
+    def _drop_unfinished_rows(self) -> None:
+        """Remove rows of blocks that have no line in blocks.jsonl (an interrupted block)."""
+        done = self.done_blocks()
+        path = self.dir / HANDS_FILE
+        if not path.exists():
+            raise ResultsError(f"cannot resume {str(self.dir)!r}: {HANDS_FILE} is missing")
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        header = ",".join(_header(self.names)) + "\n"
+        if not lines or lines[0] != header:
+            raise ResultsError(f"cannot resume {str(self.dir)!r}: {HANDS_FILE} has another "
+                               f"header than this config's players")
+        kept = [header]
+        for line in lines[1:]:
+            if line.endswith("\n") and line.split(",", 1)[0].isdigit() and \
+                    int(line.split(",", 1)[0]) in done:
+                kept.append(line)
+        if len(kept) != len(lines):
+            _write_atomic(path, "".join(kept))
+        # a torn last line in blocks.jsonl would glue onto the next line appended: drop it
+        blocks_path = self.dir / BLOCKS_FILE
+        text = blocks_path.read_text(encoding="utf-8")
+        if text and not text.endswith("\n"):
+            _write_atomic(blocks_path, text[: text.rfind("\n") + 1])
+
+    def append(self, record: BlockRecord, num_seats: int) -> None:
+        """Write a finished block: its hands first, then the line that marks it finished."""
+        with open(self.dir / HANDS_FILE, "a", encoding="utf-8", newline="") as f:
+            f.write(_rows_text(record))
+            f.flush()
+            os.fsync(f.fileno())
+        line = json.dumps(record.totals(self.names, num_seats), separators=(",", ":"))
+        with open(self.dir / BLOCKS_FILE, "a", encoding="utf-8") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def write_summary(self, summary: dict[str, Any]) -> Path:
+        path = self.dir / SUMMARY_FILE
+        _write_atomic(path, json.dumps(summary, indent=2) + "\n")
+        return path
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _first_difference(old: Any, new: Any, path: str = "") -> str:
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(set(old) | set(new)):
+            if old.get(key) != new.get(key):
+                return _first_difference(old.get(key), new.get(key), f"{path}.{key}".strip("."))
+    return f"{path or 'config'}: was {old!r}, now {new!r}"
+
+
+# --- reading hands back -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandTable:
+    """Every finished hand, sorted by (block, permutation, hand): the order plots use."""
+
+    names: tuple[str, ...]
+    block: np.ndarray
+    perm: np.ndarray
+    hand: np.ndarray
+    button: np.ndarray
+    seat: np.ndarray
+    net: np.ndarray
+    luck: np.ndarray
+
+
+def load_hands(out_dir: Path) -> HandTable:
+    """Read ``hands.csv``, keeping only finished blocks' rows."""
+    out_dir = Path(out_dir)
+    path = out_dir / HANDS_FILE
+    with open(path, encoding="utf-8") as f:
+        header = f.readline().rstrip("\n").split(",")
+        names = tuple(c.split(":", 1)[1] for c in header if c.startswith("net:"))
+        text = f.read()
+    p = len(names)
+    done = RunStore(out_dir, names).done_blocks()
+    rows = [line.split(",") for line in text.splitlines() if line.count(",") == 3 + 3 * p]
+    data = np.array(rows, dtype=np.float64).reshape(-1, 4 + 3 * p)
+    data = data[np.isin(data[:, 0].astype(np.int64), sorted(done))]
+    data = data[np.lexsort((data[:, 2], data[:, 1], data[:, 0]))]
+    ints = data[:, : 4 + 2 * p].astype(np.int64)
+    return HandTable(names, ints[:, 0], ints[:, 1], ints[:, 2], ints[:, 3],
+                     ints[:, 4: 4 + p], ints[:, 4 + p: 4 + 2 * p], data[:, 4 + 2 * p:])
+
+
+# --- the summary --------------------------------------------------------------------------------
+
+
+def _player_arrays(blocks: Sequence[dict[str, Any]], name: str, key: str) -> np.ndarray:
+    return np.array([b["players"][name][key] for b in blocks], dtype=np.float64)
+
+
+def summarise(blocks: Iterable[dict[str, Any]], names: Sequence[str], *, unit: str,
+              unit_chips: int, big_blind: int) -> dict[str, Any]:
+    """The core of ``summary.json`` from finished blocks' lines (any order: sorted here).
+
+    ``mean``, ``stderr`` and ``ci95`` are in ``unit`` per hand the player played; the luck
+    corrected estimate is beside them, never instead of them.
+    """
+    blocks = sorted(blocks, key=lambda b: b["block"])
+    players: dict[str, Any] = {}
+    for name in names:
+        hands = _player_arrays(blocks, name, "hands")
+        net = _player_arrays(blocks, name, "net")
+        luck = _player_arrays(blocks, name, "luck")
+        raw = ratio_stats(net / unit_chips, hands)
+        adjusted = ratio_stats((net - luck) / unit_chips, hands)
+        entry = raw.as_dict()
+        entry["luck_adjusted"] = adjusted.as_dict(with_hands=False)
+        per_bb = unit_chips / big_blind
+        entry["bb_per_100"] = None if raw.mean is None else raw.mean * per_bb * 100
+        entry["mbb_per_hand"] = None if raw.mean is None else raw.mean * per_bb * 1000
+        labels = sorted({lab for b in blocks for lab in b["players"][name]["positions"]},
+                        key=_position_order)
+        entry["positions"] = {}
+        for label in labels:
+            cells = [b["players"][name]["positions"].get(label, [0, 0, 0.0]) for b in blocks]
+            counts = np.array([c[0] for c in cells])
+            entry["positions"][label] = ratio_stats(
+                np.array([c[1] for c in cells], dtype=np.float64) / unit_chips, counts).as_dict()
+        entry["faults"] = sum(1 for b in blocks for f in b.get("faults", [])
+                              if f.startswith(f"{name} "))
+        players[name] = entry
+    return {"unit": unit, "deals": int(sum(b["deals"] for b in blocks)), "blocks": len(blocks),
+            "players": players}
+
+
+def _position_order(label: str) -> tuple[int, str]:
+    order = {"SB": 0, "BB": 1, "UTG": 2, "CO": 20, "BTN": 21}
+    return (order.get(label, 3 + int(label[4:]) if label.startswith("UTG+") else 19), label)
+
+
+def format_table(summary: dict[str, Any], big_blind_per_unit: float) -> str:
+    """A readable table of the summary: unit per hand, bb/100 and mbb/hand, luck-adjusted."""
+    unit = summary["unit"]
+    short = "SB/h" if unit == "small_bets" else "bb/h"
+    head = (f"{'player':<14}{'hands':>9}  {short + ' (95% CI)':<26}{'bb/100':>9}{'mbb/h':>9}"
+            f"  {'luck-adjusted ' + short + ' (95% CI)':<36}")
+    lines = [f"{summary['deals']} deals in {summary['blocks']} blocks; unit: {unit} per hand",
+             head, "-" * len(head)]
+
+    def cell(d: dict[str, Any]) -> str:
+        if d["mean"] is None:
+            return "-"
+        if d["ci95"] is None:
+            return f"{d['mean']:+.4f} (1 block: no CI)"
+        return f"{d['mean']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]"
+
+    for name, p in summary["players"].items():
+        bb100 = "-" if p["mean"] is None else f"{p['mean'] * big_blind_per_unit * 100:+.1f}"
+        mbb = "-" if p["mean"] is None else f"{p['mean'] * big_blind_per_unit * 1000:+.0f}"
+        lines.append(f"{name:<14}{p['hands']:>9}  {cell(p):<26}{bb100:>9}{mbb:>9}  "
+                     f"{cell(p['luck_adjusted']):<36}")
+    return "\n".join(lines)
