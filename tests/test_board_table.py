@@ -1,0 +1,110 @@
+"""The per-street board table: its ranks against treys, the range-vs-range HS pass, sharing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from treys import Evaluator
+
+from agent.board_table import BoardTable, board_table
+from simulator.cards import HOLDINGS, NUM_HOLDINGS, clashing_holdings, parse_cards, to_treys
+
+TREYS = Evaluator()
+
+
+def treys_rank(hole: tuple[int, int], board: list[int]) -> int:
+    return TREYS.evaluate([to_treys(c) for c in hole], [to_treys(c) for c in board])
+
+
+def random_board(rng: np.random.Generator, n: int) -> list[int]:
+    return rng.permutation(52)[:n].tolist()
+
+
+@pytest.mark.parametrize("n_board", [3, 4, 5])
+def test_current_ranks_match_treys_and_mask_clashes(n_board: int) -> None:
+    rng = np.random.default_rng(n_board)
+    board = random_board(rng, n_board)
+    t = BoardTable(board)
+    clash = clashing_holdings(board)
+    assert np.array_equal(t.ranks == 0, clash)
+    for h in rng.choice(np.flatnonzero(~clash), 150, replace=False):
+        assert t.ranks[h] == treys_rank(tuple(HOLDINGS[h].tolist()), board)
+
+
+@pytest.mark.parametrize(("n_board", "lookahead", "rows"), [(3, 1, 49), (3, 2, 1176), (4, 1, 48)])
+def test_future_tables_match_treys(n_board: int, lookahead: int, rows: int) -> None:
+    rng = np.random.default_rng(10 + n_board + lookahead)
+    board = random_board(rng, n_board)
+    t = BoardTable(board)
+    runouts, ranks = t.future(lookahead)
+    assert runouts.shape == (rows, lookahead) and ranks.shape == (rows, NUM_HOLDINGS)
+    assert not set(runouts.ravel().tolist()) & set(board)
+    assert t.future(lookahead)[1] is ranks  # built once per street
+    for r in rng.choice(rows, 5, replace=False):
+        full = board + runouts[r].tolist()
+        clash = clashing_holdings(full)
+        assert np.array_equal(ranks[r] == 0, clash)
+        for h in rng.choice(np.flatnonzero(~clash), 40, replace=False):
+            assert ranks[r, h] == treys_rank(tuple(HOLDINGS[h].tolist()), full)
+
+
+def test_lookahead_beyond_the_river_is_refused() -> None:
+    with pytest.raises(ValueError, match="card\\(s\\) to come"):
+        BoardTable(parse_cards("3h4cJh5s")).future(2)
+    with pytest.raises(ValueError, match="card\\(s\\) to come"):
+        BoardTable(parse_cards("3h4cJh5s9d")).future(1)
+
+
+@pytest.mark.parametrize("board", [[], [1, 2], [1, 2, 3, 4, 5, 6], [1, 1, 2]])
+def test_bad_boards_are_refused(board: list[int]) -> None:
+    with pytest.raises(ValueError, match="bad board"):
+        BoardTable(board)
+
+
+def hs_direct(t: BoardTable, w: np.ndarray) -> np.ndarray:
+    """HS of every holding by its own weighted sums (the slow way the trick replaces)."""
+    out = np.full(NUM_HOLDINGS, np.nan)
+    for h in np.flatnonzero(t.ranks > 0):
+        ahead, tied, behind = t.strength_sums(int(h), t.effective_weights(w, int(h)))
+        if ahead + tied + behind > 0:
+            out[h] = (ahead + tied / 2) / (ahead + tied + behind)
+    return out
+
+
+@pytest.mark.parametrize("n_board", [3, 4, 5])
+def test_hs_of_every_holding_matches_one_by_one(n_board: int) -> None:
+    rng = np.random.default_rng(20 + n_board)
+    t = BoardTable(random_board(rng, n_board))
+    w = rng.random(NUM_HOLDINGS) * (rng.random(NUM_HOLDINGS) < 0.5)
+    for weights in (None, w):
+        fast = t.hs_all(weights)
+        slow = hs_direct(t, np.ones(NUM_HOLDINGS) if weights is None else weights)
+        assert np.array_equal(np.isnan(fast), np.isnan(slow))
+        ok = ~np.isnan(slow)
+        assert np.allclose(fast[ok], slow[ok], atol=1e-12)
+
+
+def test_hs_of_every_holding_with_ties_on_a_paired_board() -> None:
+    # A board that plays for many holdings makes large tie groups.
+    t = BoardTable(parse_cards("AhKhQhJhTh"))
+    hs = t.hs_all()
+    assert np.nanmin(hs) == 0.5 and np.nanmax(hs) == 0.5
+    t = BoardTable(parse_cards("2c2d2h7s7d"))
+    w = np.arange(NUM_HOLDINGS, dtype=float) % 5
+    assert np.allclose(np.nan_to_num(t.hs_all(w)), np.nan_to_num(hs_direct(t, w)), atol=1e-12)
+
+
+def test_the_table_is_shared_within_a_street() -> None:
+    a = board_table(parse_cards("3h4cJh"))
+    assert board_table(parse_cards("Jh 3h 4c")) is a
+    assert board_table(parse_cards("3h4cJh5s")) is not a
+
+
+def test_effective_weights_remove_board_and_hero_clashes() -> None:
+    board = parse_cards("3h4cJh")
+    t = BoardTable(board)
+    hero = 100
+    w = t.effective_weights(np.full(NUM_HOLDINGS, 2.0), hero)
+    dead = clashing_holdings(board + HOLDINGS[hero].tolist())
+    assert np.array_equal(w == 0, dead) and np.all(w[~dead] == 2.0)
+    assert int((t.effective_weights(None) > 0).sum()) == 1176
