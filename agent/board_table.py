@@ -278,3 +278,8 @@ def board_table(board: tuple[int, ...] | list[int]) -> BoardTable:
     True
     """
     return _cached_table(tuple(sorted(int(c) for c in board)))
+
+
+def clear_board_tables() -> None:
+    """Forget every kept table, so that the next request builds its board from scratch."""
+    _cached_table.cache_clear()
