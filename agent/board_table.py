@@ -264,7 +264,7 @@ class BoardTable:
         return out
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)  # a flop table with its river boards is about 3 MB
 def _cached_table(key: tuple[int, ...]) -> BoardTable:
     return BoardTable(key)
 

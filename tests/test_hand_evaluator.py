@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from treys import Evaluator
 
+from agent.board_table import board_table
 from agent.hand_evaluator import (
     effective_hand_strength,
     field_hand_strength,
@@ -83,6 +87,10 @@ def check_against_brute_force(hole: list[int], board: list[int], weights: np.nda
     if look:
         assert np.array(d.hp) == pytest.approx(hp, abs=1e-9)
         assert d.potentials() == pytest.approx(potentials_from_hp(hp), abs=1e-12)
+        if look == 5 - len(board):  # every card to come: EHS is the weighted showdown equity
+            equity = (hp[:, 0].sum() + hp[:, 1].sum() / 2) / hp.sum()
+            ehs = effective_hand_strength(hole, board, weights, lookahead=look).ehs
+            assert ehs == pytest.approx(equity, abs=1e-12)
     else:
         assert d.hp is None and d.potentials() == (0.0, 0.0)
 
@@ -246,6 +254,12 @@ def test_flop_one_card_matches_brute_force() -> None:
     check_against_brute_force(hole, board, random_weights(rng), 1)
 
 
+def test_flop_two_cards_with_weights_matches_brute_force() -> None:
+    rng = np.random.default_rng(8)
+    hole, board = random_spot(rng, 3)
+    check_against_brute_force(hole, board, random_weights(rng), 2)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(10, 16))
 def test_many_spots_match_brute_force(seed: int) -> None:
@@ -312,3 +326,29 @@ def test_ehs_lookahead_one_from_flop_is_not_the_equity() -> None:
     # DESIGN.md: the invariant does not hold for one card from the flop; guard the vectors.
     one = effective_hand_strength(*SPOT, lookahead=1).ehs
     assert abs(one - 0.511399) > 0.01
+
+
+# --- properties on random spots ---------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n_board=st.sampled_from([3, 4, 5]),
+       weighted=st.booleans())
+def test_properties_of_any_spot(seed: int, n_board: int, weighted: bool) -> None:
+    rng = np.random.default_rng(seed)
+    hole, board = random_spot(rng, n_board)
+    weights = random_weights(rng) if weighted else None
+    d = hand_detail(hole, board, weights)
+    # The one-pass HS of every holding agrees with this hand's own sums.
+    assert board_table(board).hs_all(weights)[HOLDING_INDEX[hole[0], hole[1]]] == \
+        pytest.approx(d.hs, abs=1e-12)
+    if n_board == 5:
+        return
+    # Every live opponent holding meets the same number of runouts: C(unseen - 2, lookahead).
+    runouts = math.comb(52 - 2 - n_board - 2, 1)
+    totals = np.array(d.hp).sum(axis=1)
+    assert totals == pytest.approx(np.array([d.ahead, d.tied, d.behind]) * runouts)
+    ppot, npot = d.potentials()
+    assert 0 <= ppot <= 1 and 0 <= npot <= 1
+    alt_ppot, alt_npot = d.potentials("total")
+    assert alt_ppot <= ppot + 1e-12 and alt_npot <= npot + 1e-12
