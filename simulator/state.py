@@ -52,7 +52,7 @@ from simulator.actions import (
 from simulator.evaluator import evaluate
 from simulator.game import GameConfig
 from simulator.observation import Observation
-from simulator.pots import award, build_pots
+from simulator.pots import showdown_payout
 
 BOARD_SIZES = (0, 3, 4, 5)  # board cards showing on each street
 
@@ -345,8 +345,8 @@ class HandState:
         ranks = [0] * self.num_seats
         for s, r in zip(players, evaluate(hands).tolist(), strict=True):
             ranks[s] = r
-        pots = build_pots(self.contributions, self.active, self.order)
-        for s, won in enumerate(award(pots, ranks, self.num_seats)):
+        won_by = showdown_payout(self.contributions, self.active, self.order, ranks)
+        for s, won in enumerate(won_by):
             self.stacks[s] += won
         self.shown = {s: tuple(self.holes[s]) for s in players}
         self.finished = True
