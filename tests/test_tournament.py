@@ -1,0 +1,185 @@
+"""Tournaments: duplicate cancels exactly, results never depend on workers, faults, resume."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simulator.actions import Action
+from simulator.bot import BaseBot
+from simulator.config import ConfigError, parse_config
+from simulator.results import load_hands
+from simulator.tournament import (
+    TournamentError,
+    derive_seed,
+    permutations,
+    play_block,
+    run_tournament,
+)
+
+AA = {48, 49, 50, 51}
+
+
+class AcesBreakBot(BaseBot):
+    """Calls, but raises an exception (or returns garbage) when dealt two aces."""
+
+    def __init__(self, garbage: bool = False) -> None:
+        self.garbage = garbage
+
+    def act(self, observation):  # noqa: ANN001, ANN201
+        if set(observation.hole_cards) <= AA:
+            if self.garbage:
+                return "all in!"
+            raise RuntimeError("aces make me nervous")
+        return Action.call()
+
+
+def _config(tmp_path: Path, **extra: object) -> dict:
+    data = {"game": {"variant": "limit", "blinds": [1, 2], "small_bet": 2},
+            "seats": [{"name": "r", "bot": "random", "params": {"fold": 0.2, "call": 0.5,
+                                                                 "raise": 0.3}},
+                      {"name": "c", "bot": "call"}, {"name": "x", "bot": "raise"}],
+            "hands": 120, "seed": 5, "block_size": 40, "luck_samples": 50,
+            "output": {"dir": str(tmp_path / "out"), "plots": False}}
+    data.update(extra)
+    return data
+
+
+def test_permutation_sets_follow_the_design() -> None:
+    assert permutations(2, True) == [(0, 1), (1, 0)]
+    assert sorted(permutations(3, True)) == sorted(
+        [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)])
+    rotations = permutations(6, True)
+    assert len(rotations) == 6 and len(set(rotations)) == 6
+    # every player sits in every seat exactly once
+    assert all(sorted(r[s] for r in rotations) == list(range(6)) for s in range(6))
+    assert derive_seed(1, 2) != derive_seed(2, 1)
+
+
+@pytest.mark.parametrize("bot", ["call", "raise", "simulator.bots:RaiseBot"])
+def test_duplicate_heads_up_between_copies_of_a_deterministic_bot_is_zero_per_block(
+        tmp_path: Path, bot: str) -> None:
+    cfg = parse_config(_config(tmp_path, seats=[{"name": "a", "bot": bot},
+                                                {"name": "b", "bot": bot}],
+                               duplicate=True, hands=90, block_size=30))
+    summary = run_tournament(cfg)
+    blocks = [json.loads(x) for x in (tmp_path / "out" / "blocks.jsonl").read_text().split()]
+    assert len(blocks) == 3
+    for b in blocks:
+        assert b["players"]["a"]["net"] == 0 and b["players"]["b"]["net"] == 0
+        assert b["players"]["a"]["hands"] == 60  # twice the deals
+    assert summary.players["a"]["mean"] == 0.0 and summary.players["a"]["hands"] == 180
+    # not a vacuous zero: single hands do move chips
+    assert np.abs(load_hands(tmp_path / "out").net).sum() > 0
+
+
+def test_a_block_replays_the_same_cards_and_choices(tmp_path: Path) -> None:
+    cfg = parse_config(_config(tmp_path, duplicate=True))
+    a, b = play_block(cfg, 1), play_block(cfg, 1)
+    assert a.error is None and a.record.rows == 6 * 40
+    assert np.array_equal(a.record.net, b.record.net)
+    assert np.array_equal(a.record.luck, b.record.luck)
+    other = play_block(cfg, 2)
+    assert not np.array_equal(a.record.net, other.record.net)
+    # luck corrections cancel over the players of every hand
+    assert np.allclose(a.record.luck.sum(axis=1), 0.0)
+    assert np.array_equal(a.record.net.sum(axis=1), np.zeros(a.record.rows))
+
+
+def test_duplicate_rotations_give_each_player_each_seat(tmp_path: Path) -> None:
+    cfg = parse_config(_config(tmp_path, duplicate=True))
+    rec = play_block(cfg, 0).record
+    for p in range(3):
+        seats = {int(rec.seat[rec.perm == k][0, p]) for k in range(6)}
+        assert seats == {0, 1, 2}
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_workers_one_and_two_write_identical_summaries(tmp_path: Path, duplicate: bool) -> None:
+    one = run_tournament(parse_config(_config(tmp_path / "1", duplicate=duplicate)))
+    two = run_tournament(parse_config(_config(tmp_path / "2", duplicate=duplicate, workers=2)))
+    text1 = (tmp_path / "1" / "out" / "summary.json").read_text()
+    text2 = (tmp_path / "2" / "out" / "summary.json").read_text()
+    assert text1 == text2
+    assert one.data == two.data and one.blocks == 3
+    assert one.players["r"]["hands"] == 120 * (6 if duplicate else 1)
+
+
+def test_summary_core_keys_and_units(tmp_path: Path) -> None:
+    summary = run_tournament(parse_config(_config(tmp_path, duplicate=True)))
+    data = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert data == summary.data
+    assert (data["unit"], data["deals"], data["blocks"]) == ("small_bets", 120, 3)
+    assert data["seed"] == 5 and data["version"] and data["config"]["hands"] == 120
+    for stats in data["players"].values():
+        assert {"hands", "mean", "stderr", "ci95", "luck_adjusted", "positions"} <= set(stats)
+        assert stats["ci95"][0] < stats["mean"] < stats["ci95"][1]
+        assert set(stats["positions"]) == {"SB", "BB", "BTN"}
+        assert sum(p["hands"] for p in stats["positions"].values()) == stats["hands"]
+    # the means are the chips in hands.csv over the small bet
+    table = load_hands(tmp_path / "out")
+    assert data["players"]["c"]["mean"] == pytest.approx(table.net[:, 1].sum() / 2 / 720)
+    assert data["players"]["c"]["luck_adjusted"]["mean"] == pytest.approx(
+        (table.net[:, 1] - table.luck[:, 1]).sum() / 2 / 720)
+
+
+def test_carry_over_stacks_end_blocks_when_one_player_is_left(tmp_path: Path) -> None:
+    data = _config(tmp_path, hands=600, block_size=300,
+                   seats=[{"name": "c", "bot": "call"}, {"name": "d", "bot": "call"},
+                          {"name": "x", "bot": "raise"}])
+    data["game"] = {"variant": "nolimit", "blinds": [1, 2], "stack": 100, "reset_stacks": False}
+    summary = run_tournament(parse_config(data))
+    table = load_hands(tmp_path / "out")
+    assert summary.deals == len(table.hand) < 600  # 50-bb stacks with a min-raiser bust quickly
+    assert (table.seat == -1).any()  # busted players sit out
+    for b in (0, 1):
+        assert table.net[table.block == b].sum() == 0
+        # each block starts again from the starting stacks: everyone is dealt in at hand 0
+        assert (table.seat[(table.block == b) & (table.hand == 0)] >= 0).all()
+
+
+def test_a_bot_fault_under_stop_fails_and_keeps_finished_blocks(tmp_path: Path) -> None:
+    seats = [{"name": "nervous", "bot": "test_tournament:AcesBreakBot"},
+             {"name": "c", "bot": "call"}]
+    folded = run_tournament(parse_config(_config(tmp_path / "fold", seats=seats,
+                                                 on_bot_error="fold", hands=400)))
+    assert folded.data["faults"] > 0 and folded.players["nervous"]["faults"] > 0
+    blocks = [json.loads(x) for x in
+              (tmp_path / "fold" / "out" / "blocks.jsonl").read_text().split("\n") if x]
+    first_bad = min(b["block"] for b in blocks if b["faults"])
+    assert "aces make me nervous" in next(b for b in blocks if b["faults"])["faults"][0]
+    with pytest.raises(TournamentError, match="nervous.*aces make me nervous"):
+        run_tournament(parse_config(_config(tmp_path / "stop", seats=seats, hands=400)))
+    out = tmp_path / "stop" / "out"
+    kept = [json.loads(x)["block"] for x in (out / "blocks.jsonl").read_text().split("\n") if x]
+    assert kept == list(range(first_bad))
+    assert not (out / "summary.json").exists()
+
+
+def test_garbage_actions_are_faults_too(tmp_path: Path) -> None:
+    seats = [{"name": "g", "bot": "test_tournament:AcesBreakBot", "params": {"garbage": True}},
+             {"name": "c", "bot": "call"}]
+    summary = run_tournament(parse_config(_config(tmp_path, seats=seats, on_bot_error="fold",
+                                                  hands=400)))
+    assert summary.players["g"]["faults"] > 0 and summary.players["c"]["faults"] == 0
+
+
+def test_bad_bots_are_refused_before_any_work(tmp_path: Path) -> None:
+    for seat, message in [({"name": "z", "bot": "nosuch"}, r"seats\[0\] \(z\): unknown bot"),
+                          ({"name": "z", "bot": "call", "params": {"x": 1}}, "bad params")]:
+        with pytest.raises(ConfigError, match=message):
+            run_tournament(parse_config(_config(tmp_path, seats=[seat, {"name": "c",
+                                                                        "bot": "call"}])))
+        assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_local_and_ray_backends_write_identical_summaries(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    local = run_tournament(parse_config(_config(tmp_path / "l", duplicate=True)))
+    ray_run = run_tournament(parse_config(_config(tmp_path / "r", duplicate=True,
+                                                  backend="ray", workers=2)))
+    assert local.data == ray_run.data
+    assert (tmp_path / "l" / "out" / "summary.json").read_text() == \
+        (tmp_path / "r" / "out" / "summary.json").read_text()
