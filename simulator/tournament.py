@@ -296,7 +296,10 @@ def check_bots(config: TournamentConfig) -> None:
     """Resolve every seat's bot and its params now, so a typo is refused before any work."""
     for i, seat in enumerate(config.seats):
         try:
-            check_params(resolve(seat.bot), seat.params)
+            spec = resolve(seat.bot)
+            check_params(spec, seat.params)
+            # a constructor taking **params checks them only when called: build one now
+            build(spec, seat.params, seed=0)
         except BotSpecError as exc:
             raise ConfigError(f"seats[{i}] ({seat.name}): {exc}") from None
 
