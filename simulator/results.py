@@ -29,7 +29,7 @@ import io
 import json
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -297,19 +297,47 @@ class RunStore:
                 kept.append(line)
         if len(kept) != len(lines):
             _write_atomic(path, "".join(kept))
+        self._truncate_histories()
         # a torn last line in blocks.jsonl would glue onto the next line appended: drop it
         blocks_path = self.dir / BLOCKS_FILE
         text = blocks_path.read_text(encoding="utf-8")
         if text and not text.endswith("\n"):
             _write_atomic(blocks_path, text[: text.rfind("\n") + 1])
 
-    def append(self, record: BlockRecord, num_seats: int) -> None:
-        """Write a finished block: its hands first, then the line that marks it finished."""
+    def phh_hands(self) -> int:
+        """Hands in ``hands.phhs`` as of the last finished block (tables are numbered on)."""
+        blocks = self.read_blocks()
+        return blocks[-1].get("phh_hands", 0) if blocks else 0
+
+    def _truncate_histories(self) -> None:
+        """Cut ``hands.phhs`` back to the end of the last finished block's hands."""
+        path = self.dir / HISTORY_FILE
+        blocks = self.read_blocks()
+        end = blocks[-1].get("phh_bytes", 0) if blocks else 0
+        if path.exists() and path.stat().st_size > end:
+            with open(path, "r+b") as f:
+                f.truncate(end)
+
+    def append(self, record: BlockRecord, num_seats: int,
+               histories: Callable[[int], str] | None = None) -> None:
+        """Write a finished block: its hands first, then the line that marks it finished.
+
+        ``histories(start)`` gives the block's PHHS text with tables numbered from ``start``.
+        """
+        totals = record.totals(self.names, num_seats)
         with open(self.dir / HANDS_FILE, "a", encoding="utf-8", newline="") as f:
             f.write(_rows_text(record))
             f.flush()
             os.fsync(f.fileno())
-        line = json.dumps(record.totals(self.names, num_seats), separators=(",", ":"))
+        if histories is not None:
+            start = self.phh_hands()
+            with open(self.dir / HISTORY_FILE, "a", encoding="utf-8") as f:
+                f.write(("\n" if start else "") + histories(start + 1))
+                f.flush()
+                os.fsync(f.fileno())
+                totals["phh_hands"] = start + record.rows
+                totals["phh_bytes"] = f.tell()
+        line = json.dumps(totals, separators=(",", ":"))
         with open(self.dir / BLOCKS_FILE, "a", encoding="utf-8") as f:
             f.write(line + "\n")
             f.flush()

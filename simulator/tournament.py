@@ -304,13 +304,15 @@ def check_bots(config: TournamentConfig) -> None:
             raise ConfigError(f"seats[{i}] ({seat.name}): {exc}") from None
 
 
-def _history_writer() -> Callable[[Path, list[Any]], None]:
+def _history_writer() -> Callable[..., str]:
+    """The engine's PHHS writer: ``dumps_all(histories, start) -> text``."""
     try:
-        from simulator import phh
+        from simulator.phh import dumps_all
     except ImportError:
         raise ConfigError("output.hand_histories: PHH writing is not available in this build "
-                          "(simulator.phh is missing); set hand_histories: false") from None
-    return phh.append_histories  # type: ignore[attr-defined]
+                          "(simulator.phh.dumps_all is missing); set hand_histories: false"
+                          ) from None
+    return dumps_all
 
 
 def run_tournament(config: TournamentConfig, *, resume: bool = False, force: bool = False,
@@ -354,9 +356,11 @@ def run_tournament(config: TournamentConfig, *, resume: bool = False, force: boo
                 stop[0] = True  # let running blocks finish and keep them; start no more
                 continue
             assert outcome.record is not None
-            store.append(outcome.record, len(config.seats))
+            texts = None
             if write_histories is not None:
-                write_histories(out_dir / HISTORY_FILE, outcome.histories)
+                def texts(start: int, histories: list[Any] = outcome.histories) -> str:
+                    return write_histories(histories, start)
+            store.append(outcome.record, len(config.seats), texts)
             play_seconds += outcome.play_seconds
             luck_seconds += outcome.luck_seconds
             if not inline:

@@ -183,3 +183,22 @@ def test_local_and_ray_backends_write_identical_summaries(tmp_path: Path) -> Non
     assert local.data == ray_run.data
     assert (tmp_path / "l" / "out" / "summary.json").read_text() == \
         (tmp_path / "r" / "out" / "summary.json").read_text()
+
+
+def test_hand_histories_hold_every_hand_and_survive_resume(tmp_path: Path) -> None:
+    phh = pytest.importorskip("simulator.phh")
+    data = _config(tmp_path, duplicate=True, hands=80, block_size=40,
+                   output={"dir": str(tmp_path / "out"), "plots": False,
+                           "hand_histories": True})
+    run_tournament(parse_config(data))
+    path = tmp_path / "out" / "hands.phhs"
+    hands = phh.loads_all(path.read_text())
+    table = load_hands(tmp_path / "out")
+    assert len(hands) == len(table.hand) == 2 * 6 * 40
+    whole = path.read_text()
+    # an interrupted second block: its line in blocks.jsonl is gone, its hands half written
+    lines = (tmp_path / "out" / "blocks.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "out" / "blocks.jsonl").write_text(lines[0])
+    path.write_text(whole[: len(whole) * 3 // 4])
+    run_tournament(parse_config(data), resume=True)
+    assert path.read_text() == whole
