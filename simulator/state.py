@@ -337,9 +337,13 @@ class HandState:
     def _run_out_and_show_down(self) -> None:
         while self.street < 3:
             self._deal_next_street()
+        # A player whose cards are unknown (a replayed hand history) has mucked them.
+        for s in self.order:
+            if self.active[s] and self.holes[s] is None:
+                self.active[s] = False
         players = [s for s in self.order if self.active[s]]
-        if any(self.holes[s] is None for s in players):
-            raise ValueError("showdown needs the hole cards of every player still in")
+        if not players:
+            raise ValueError("showdown without the hole cards of any player still in")
         hands = np.array([list(self.holes[s]) + list(self.full_board[:5]) for s in players],
                          dtype=np.int64)
         ranks = [0] * self.num_seats
