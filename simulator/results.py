@@ -158,10 +158,19 @@ class BlockRecord:
     net: np.ndarray  # (H, P) chips
     luck: np.ndarray  # (H, P) chips of luck (the luck-adjusted result is net - luck)
     faults: list[str] = field(default_factory=list)
+    # filled by prepare() where the block is played, so the writing process only writes
+    text: str | None = None
+    summary_line: dict[str, Any] | None = None
 
     @property
     def rows(self) -> int:
         return len(self.hand)
+
+    def prepare(self, names: Sequence[str], num_seats: int) -> BlockRecord:
+        """Format the CSV rows and the totals now (in a worker, off the writer's core)."""
+        self.text = _rows_text(self)
+        self.summary_line = self.totals(names, num_seats)
+        return self
 
     def totals(self, names: Sequence[str], num_seats: int) -> dict[str, Any]:
         """The block's line in ``blocks.jsonl``: per-player and per-position sums."""
@@ -324,9 +333,9 @@ class RunStore:
 
         ``histories(start)`` gives the block's PHHS text with tables numbered from ``start``.
         """
-        totals = record.totals(self.names, num_seats)
+        totals = dict(record.summary_line or record.totals(self.names, num_seats))
         with open(self.dir / HANDS_FILE, "a", encoding="utf-8", newline="") as f:
-            f.write(_rows_text(record))
+            f.write(record.text if record.text is not None else _rows_text(record))
             f.flush()
             os.fsync(f.fileno())
         if histories is not None:

@@ -159,7 +159,8 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
         button=np.array(cols["button"], dtype=np.int64),
         seat=np.array(cols["seat"], dtype=np.int64).reshape(-1, n),
         net=np.array(cols["net"], dtype=np.int64).reshape(-1, n),
-        luck=np.array(cols["luck"], dtype=np.float64).reshape(-1, n), faults=faults)
+        luck=np.array(cols["luck"], dtype=np.float64).reshape(-1, n),
+        faults=faults).prepare(names, n)
     outcome.histories = histories
     return outcome
 
