@@ -321,6 +321,11 @@ def run_tournament(config: TournamentConfig, *, resume: bool = False, force: boo
                    echo: Callable[[str], None] | None = None) -> Summary:
     """Play a tournament and write its results; the CLI is a thin layer over this.
 
+    ``workers > 1`` starts spawned processes, so a script calling this must guard its entry
+    point with ``if __name__ == "__main__":``. ``backend: ray`` starts a local Ray with
+    ``workers`` CPUs, or joins the cluster of ``RAY_ADDRESS`` (whose nodes need this package
+    and the bots' modules installed).
+
     Raises ``ConfigError`` or ``ResultsError`` for bad input before any work, and
     ``TournamentError`` for a run that failed on its way (its finished blocks stay on disk).
     """

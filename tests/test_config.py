@@ -5,6 +5,9 @@ from pathlib import Path
 import pytest
 
 from simulator.config import ConfigError, load_config, parse_config
+from simulator.tournament import check_bots
+
+CONFIGS = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.yaml"))
 
 MINIMAL = """\
 game:
@@ -127,3 +130,15 @@ def test_result_key_ignores_only_how_the_run_is_executed() -> None:
     c = parse_config(_base(block_size=50))
     assert a.result_key() == b.result_key()
     assert a.result_key() != c.result_key()
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
+def test_shipped_configs_are_valid_and_their_bots_resolve(path: Path) -> None:
+    cfg = load_config(path)
+    check_bots(cfg)
+    assert cfg.output.dir.startswith("results/")
+
+
+def test_the_minimal_config_is_shipped_as_written() -> None:
+    shipped = Path(__file__).resolve().parents[1] / "configs" / "minimal.yaml"
+    assert MINIMAL in shipped.read_text()

@@ -174,7 +174,6 @@ def test_bad_bots_are_refused_before_any_work(tmp_path: Path) -> None:
         assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.slow
 def test_local_and_ray_backends_write_identical_summaries(tmp_path: Path) -> None:
     pytest.importorskip("ray")
     local = run_tournament(parse_config(_config(tmp_path / "l", duplicate=True)))
