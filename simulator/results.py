@@ -459,7 +459,7 @@ def format_table(summary: dict[str, Any], big_blind_per_unit: float) -> str:
     """A readable table of the summary: unit per hand, bb/100 and mbb/hand, luck-adjusted."""
     unit = summary["unit"]
     short = "SB/h" if unit == "small_bets" else "bb/h"
-    head = (f"{'player':<14}{'hands':>9}  {short + ' (95% CI)':<26}{'bb/100':>9}{'mbb/h':>9}"
+    head = (f"{'player':<14}{'hands':>9}  {short + ' (95% CI)':<32}{'bb/100':>9}{'mbb/h':>9}"
             f"  {'luck-adjusted ' + short + ' (95% CI)':<36}")
     lines = [f"{summary['deals']} deals in {summary['blocks']} blocks; unit: {unit} per hand",
              head, "-" * len(head)]
@@ -474,6 +474,6 @@ def format_table(summary: dict[str, Any], big_blind_per_unit: float) -> str:
     for name, p in summary["players"].items():
         bb100 = "-" if p["mean"] is None else f"{p['mean'] * big_blind_per_unit * 100:+.1f}"
         mbb = "-" if p["mean"] is None else f"{p['mean'] * big_blind_per_unit * 1000:+.0f}"
-        lines.append(f"{name:<14}{p['hands']:>9}  {cell(p):<26}{bb100:>9}{mbb:>9}  "
+        lines.append(f"{name:<14}{p['hands']:>9}  {cell(p):<32}{bb100:>9}{mbb:>9}  "
                      f"{cell(p['luck_adjusted']):<36}")
     return "\n".join(lines)
