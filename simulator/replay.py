@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -65,11 +66,14 @@ def main(argv: list[str]) -> int:
             print(f"holdem replay: {path}: {exc}", file=sys.stderr)
             return 2
     failed = False
-    for path, hands in files:
-        for index, hand in enumerate(hands):
-            out = {"hand": {"file": str(path), "index": index}} | _replay_one(hand, args.cap)
-            failed |= out["match"] is False or out["finishing_stacks"] is None
-            print(json.dumps(out) if args.json else _line(out))
+    try:
+        for path, hands in files:
+            for index, hand in enumerate(hands):
+                out = {"hand": {"file": str(path), "index": index}} | _replay_one(hand, args.cap)
+                failed |= out["match"] is False or out["finishing_stacks"] is None
+                print(json.dumps(out) if args.json else _line(out), flush=True)
+    except BrokenPipeError:  # the reader (e.g. `head`) stopped early: not our failure
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 1 if failed else 0
 
 
