@@ -25,3 +25,4 @@ test-all: setup
 bench: setup
 	$(PY) experiments/bench_evaluator.py
 	$(PY) experiments/bench_hand_evaluator.py
+	$(PY) experiments/bench_engine.py
