@@ -6,14 +6,14 @@ PY := $(VENV)/bin/python
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,ray]'
 	touch $@
 
 .PHONY: setup demo test test-all bench
 setup: $(VENV)/.installed
 
 demo: setup
-	$(PY) experiments/bench_evaluator.py
+	$(VENV)/bin/holdem run configs/demo.yaml --force
 
 test: setup
 	$(PY) -m ruff check .
@@ -26,3 +26,4 @@ bench: setup
 	$(PY) experiments/bench_evaluator.py
 	$(PY) experiments/bench_hand_evaluator.py
 	$(PY) experiments/bench_engine.py
+	$(PY) experiments/bench_tournament.py
