@@ -29,9 +29,9 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from agent.hand_evaluator import ehs_formulas, hand_detail
+from agent.hand_evaluator import ehs_formulas, hand_detail, parse_spot
 from agent.ranges import WeightsLike, hand_class, to_weights
-from simulator.cards import format_cards, parse_cards
+from simulator.cards import format_cards
 
 DIGITS = 6  # decimals printed; the test vectors of DESIGN.md section 5 have six
 IR_NOTE = "income-rate (IR) values are not available yet: the IR tables are a later issue"
@@ -80,13 +80,6 @@ def _load_weights(args: argparse.Namespace) -> WeightsLike:
         raise BadInput(f"weights file {str(args.weights)!r}: expected a JSON object of "
                        "holding -> weight")
     return to_weights(data)
-
-
-def _cards(text: str, what: str) -> list[int]:
-    try:
-        return parse_cards(text)
-    except ValueError as e:
-        raise BadInput(f"{what}: {e}") from None
 
 
 def _preflop(args: argparse.Namespace, hole: list[int]) -> dict[str, Any]:
@@ -140,17 +133,10 @@ def run(argv: list[str]) -> str:
     args = _parser().parse_args(argv)
     if args.opponents < 1:
         raise BadInput(f"bad --opponents {args.opponents}: expected an integer >= 1")
-    hole = _cards(args.hole, "bad hole cards")
-    if len(hole) != 2:
-        raise BadInput(f"bad hole cards {args.hole!r}: expected exactly two cards")
-    board = _cards(" ".join(args.board), "bad board")
-    if len(board) not in (0, 3, 4, 5):
-        raise BadInput(f"bad board {' '.join(args.board)!r}: expected 0, 3, 4 or 5 cards, "
-                       f"got {len(board)}")
-    shared = set(hole) & set(board)
-    if shared:
-        raise BadInput(f"hole cards {format_cards(hole)} clash with the board "
-                       f"{format_cards(board)} on {format_cards(sorted(shared))}")
+    try:
+        hole, board = parse_spot(args.hole, " ".join(args.board), preflop=True)
+    except ValueError as e:
+        raise BadInput(str(e)) from None
     try:
         out = _postflop(args, hole, board) if board else _preflop(args, hole)
     except ValueError as e:

@@ -129,19 +129,33 @@ def ehs_formulas(hs_n: float, ppot: float, npot: float) -> tuple[float, float]:
 # --- inputs ---------------------------------------------------------------------------------
 
 
-def _spot(hole: CardsLike, board: CardsLike) -> tuple[list[int], BoardTable, int]:
-    """Validate the cards; return the hole cards, the board's shared table and hero's index."""
+def parse_spot(hole: CardsLike, board: CardsLike, *, preflop: bool = False
+               ) -> tuple[list[int], list[int]]:
+    """Hole cards and board, validated: two hole cards, a board of 3-5 cards (or none when
+    ``preflop``), nothing repeated; ``ValueError`` names the problem.
+
+    >>> parse_spot("AdQc", "3h4cJh")
+    ([49, 40], [6, 8, 38])
+    """
     hole_cards = parse_cards(hole)
     board_cards = parse_cards(board)
     if len(hole_cards) != 2:
         raise ValueError(f"bad hole cards {hole!r}: expected exactly two cards")
-    if len(board_cards) not in (3, 4, 5):
-        raise ValueError(f"bad board {board!r}: expected 3, 4 or 5 cards, got "
-                         f"{len(board_cards)} (pre-flop strength comes from income rates)")
+    sizes = (0, 3, 4, 5) if preflop else (3, 4, 5)
+    if len(board_cards) not in sizes:
+        hint = "" if preflop else " (pre-flop strength comes from income rates)"
+        raise ValueError(f"bad board {board!r}: expected {', '.join(map(str, sizes[:-1]))} or "
+                         f"{sizes[-1]} cards, got {len(board_cards)}{hint}")
     shared = set(hole_cards) & set(board_cards)
     if shared:
         raise ValueError(f"hole cards {format_cards(hole_cards)} clash with the board "
                          f"{format_cards(board_cards)} on {format_cards(sorted(shared))}")
+    return hole_cards, board_cards
+
+
+def _spot(hole: CardsLike, board: CardsLike) -> tuple[list[int], BoardTable, int]:
+    """Validate the cards; return the hole cards, the board's shared table and hero's index."""
+    hole_cards, board_cards = parse_spot(hole, board)
     hero = int(HOLDING_INDEX[hole_cards[0], hole_cards[1]])
     return hole_cards, board_table(board_cards), hero
 

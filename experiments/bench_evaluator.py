@@ -9,17 +9,11 @@ and the ratios ours/treys (goal >= 250) and ours/eval7 (goal >= 12).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from collections.abc import Callable
 
 import numpy as np
-
-
-def pin_to_one_core() -> None:
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+from benchlib import best_time, pin_to_one_core
 
 
 def random_hands(n: int, seed: int) -> np.ndarray:
@@ -28,13 +22,8 @@ def random_hands(n: int, seed: int) -> np.ndarray:
 
 
 def best_rate(n: int, run: Callable[[], object], repeats: int) -> float:
-    """Hands per second of the fastest of ``repeats`` runs (the least disturbed by neighbours)."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return n / best
+    """Hands per second of the fastest of ``repeats`` runs."""
+    return n / best_time(run, repeats)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,29 +19,13 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
-import time
 from collections.abc import Callable
 
 import numpy as np
+from benchlib import best_time, pin_to_one_core
 
 HOLE, BOARD = "AdQc", "3h4cJh"
 RANGE = "QQ+, AKs, AQo-ATo, 76s, JTs, 99-66, KQo"
-
-
-def pin_to_one_core() -> None:
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-
-
-def best_time(run: Callable[[], object], repeats: int) -> float:
-    """Seconds of the fastest of ``repeats`` runs (the least disturbed by neighbours)."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def eval7_flop_equity() -> Callable[[], float]:

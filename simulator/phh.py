@@ -165,21 +165,21 @@ class PHHHand:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def loads(text: str) -> PHHHand:
-    """Read one PHH hand; raises :class:`PHHError` naming the problem."""
+def _toml(text: str) -> dict[str, Any]:
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PHHError(f"not TOML: {exc}") from None
-    return from_fields(data)
+
+
+def loads(text: str) -> PHHHand:
+    """Read one PHH hand; raises :class:`PHHError` naming the problem."""
+    return from_fields(_toml(text))
 
 
 def loads_all(text: str) -> list[PHHHand]:
     """Read a PHHS text (tables ``[1]``, ``[2]``, ...) or a single PHH hand."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PHHError(f"not TOML: {exc}") from None
+    data = _toml(text)
     if "variant" in data:
         return [from_fields(data)]
     if not data or not all(isinstance(v, dict) for v in data.values()):
