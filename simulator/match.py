@@ -17,8 +17,11 @@ True
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Literal
 
@@ -111,6 +114,36 @@ def _observers(bots: Sequence[Bot]) -> list[Bot]:
     return out
 
 
+class _Overtime(BaseException):
+    """Raised inside a bot that runs past its deadline; a BaseException, so that a bot's own
+    ``except Exception`` cannot swallow it."""
+
+
+def _raise_overtime(signum: int, frame: object) -> None:
+    raise _Overtime
+
+
+@contextmanager
+def _deadline(seconds: float | None) -> Iterator[None]:
+    """Interrupt the block after ``seconds`` with a real-time timer, where Unix allows it.
+
+    Signals reach only the main thread, which is where matches run (inline, in pool workers
+    and in Ray tasks); elsewhere the overrun is still caught, once the bot returns. Code that
+    never returns to the interpreter (a C extension) cannot be interrupted either way.
+    """
+    if (seconds is None or seconds <= 0 or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _raise_overtime)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _ask(bot: Bot, state: HandState, seat: int, name: str,
          timeout: float | None) -> tuple[Action | None, str | None]:
     """The bot's legal action, or None with the reason it is a fault."""
@@ -118,7 +151,10 @@ def _ask(bot: Bot, state: HandState, seat: int, name: str,
     legal: LegalActions = obs.legal
     start = time.perf_counter() if timeout is not None else 0.0
     try:
-        action = bot.act(obs)
+        with _deadline(timeout):
+            action = bot.act(obs)
+    except _Overtime:
+        return None, f"gave no answer within {timeout}s; legal: {legal}"
     except Exception as exc:  # a bot's failure is the bot's fault, never the engine's
         return None, f"raised {type(exc).__name__}: {exc}; legal: {legal}"
     if timeout is not None and time.perf_counter() - start > timeout:
@@ -220,8 +256,9 @@ def play_match(game: GameConfig, bots: Sequence[Bot], hands: int, seed: int, *,
     game.stack; otherwise stacks carry over, busted seats sit out and the match ends when one
     seat is left. Bots get observe(event) for every public event if they have `observe`.
     on_bot_error="stop" raises BotError; "fold" records a BotFault and plays check if free,
-    else fold. bot_timeout: seconds per decision; a slower decision is a fault (measured after
-    the bot returns: a bot in this process cannot be interrupted).
+    else fold. bot_timeout: seconds per decision; a slower decision is a fault. On Unix, in
+    the main thread, a bot still thinking at the deadline is interrupted; elsewhere the
+    overrun is caught when it returns.
     It never calls bot.reset(): the caller decides when memory is cleared.
     """
     n = len(bots)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 
 import pytest
 
@@ -119,6 +120,32 @@ def test_on_bot_error_fold_records_faults_and_goes_on() -> None:
 def test_bot_timeout_is_a_fault() -> None:
     with pytest.raises(BotError, match="took over"):
         list(play_match(NL, [CallBot(), CallBot()], 2, seed=1, bot_timeout=-1.0))
+
+
+class Spinner(BaseBot):
+    """Thinks forever, and swallows every ordinary exception while at it."""
+
+    def act(self, observation):
+        while True:
+            try:
+                time.sleep(0.01)
+            except Exception:
+                pass
+
+
+def test_a_hung_bot_is_interrupted_at_its_deadline() -> None:
+    start = time.perf_counter()
+    with pytest.raises(BotError, match="no answer within 0.2s"):
+        list(play_match(NL, [Spinner(), CallBot()], 2, seed=1, bot_timeout=0.2))
+    assert time.perf_counter() - start < 5
+
+
+def test_a_hung_bot_folds_under_fold_policy_and_the_match_goes_on() -> None:
+    results = list(play_match(NL, [Spinner(), CallBot()], 3, seed=1, bot_timeout=0.05,
+                              on_bot_error="fold"))
+    assert len(results) == 3
+    assert all(f.seat == 0 and "no answer" in f.message for r in results for f in r.faults)
+    assert sum(len(r.faults) for r in results) >= 3
 
 
 def test_observers_receive_every_public_event() -> None:

@@ -35,6 +35,15 @@ class AcesBreakBot(BaseBot):
         return Action.call()
 
 
+class AcesHangBot(BaseBot):
+    """Calls, but thinks forever when dealt two aces."""
+
+    def act(self, observation):  # noqa: ANN001, ANN201
+        while set(observation.hole_cards) <= AA:
+            pass
+        return Action.call()
+
+
 def _config(tmp_path: Path, **extra: object) -> dict:
     data = {"game": {"variant": "limit", "blinds": [1, 2], "small_bet": 2},
             "seats": [{"name": "r", "bot": "random", "params": {"fold": 0.2, "call": 0.5,
@@ -163,6 +172,16 @@ def test_garbage_actions_are_faults_too(tmp_path: Path) -> None:
     summary = run_tournament(parse_config(_config(tmp_path, seats=seats, on_bot_error="fold",
                                                   hands=400)))
     assert summary.players["g"]["faults"] > 0 and summary.players["c"]["faults"] == 0
+
+
+def test_a_hung_bot_is_cut_off_at_bot_timeout_in_worker_processes(tmp_path: Path) -> None:
+    seats = [{"name": "h", "bot": "test_tournament:AcesHangBot"}, {"name": "c", "bot": "call"}]
+    summary = run_tournament(parse_config(_config(tmp_path, seats=seats, on_bot_error="fold",
+                                                  bot_timeout=0.2, hands=400, workers=2)))
+    assert summary.players["h"]["faults"] > 0 and summary.players["c"]["faults"] == 0
+    blocks = [json.loads(x) for x in (tmp_path / "out" / "blocks.jsonl").read_text().split("\n")
+              if x]
+    assert any("no answer within 0.2s" in f for b in blocks for f in b["faults"])
 
 
 def test_bad_bots_are_refused_before_any_work(tmp_path: Path) -> None:
