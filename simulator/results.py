@@ -82,13 +82,6 @@ class Stat:
     stderr: float | None
     ci95: tuple[float, float] | None
 
-    def scaled(self, factor: float) -> Stat:
-        def f(x: float | None) -> float | None:
-            return None if x is None else x * factor
-
-        ci = None if self.ci95 is None else (self.ci95[0] * factor, self.ci95[1] * factor)
-        return Stat(self.hands, f(self.mean), f(self.stderr), ci)
-
     def as_dict(self, with_hands: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {"hands": self.hands} if with_hands else {}
         out.update(mean=self.mean, stderr=self.stderr,
