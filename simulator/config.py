@@ -41,6 +41,9 @@ class _Strict(BaseModel):
 
 
 class GameSection(_Strict):
+    """The YAML shape of ``game``; the rules' own checks (blinds, bet sizes) stay in
+    ``GameConfig``, which ``parse_config`` builds, so they are written once."""
+
     variant: Literal["limit", "nolimit"] = "nolimit"
     blinds: list[int] = Field(default_factory=lambda: [1, 2], min_length=1, max_length=3)
     ante: int = Field(0, ge=0)
@@ -49,13 +52,6 @@ class GameSection(_Strict):
     cap: int | None = Field(4, ge=1)
     stack: int = Field(200, gt=0)
     reset_stacks: bool = True
-
-    @field_validator("blinds")
-    @classmethod
-    def _blinds(cls, blinds: list[int]) -> list[int]:
-        if any(b < 0 for b in blinds) or blinds[-1] <= 0:
-            raise ValueError(f"expected chips >= 0 ending in a big blind > 0, got {blinds}")
-        return blinds
 
     @model_validator(mode="after")
     def _limit_only(self) -> GameSection:

@@ -252,7 +252,9 @@ def rank_row(row: np.ndarray) -> int:
 def _evaluate_batch(cards: np.ndarray, out: np.ndarray) -> int:
     """Rank every row into ``out``; returns the first bad row's index or -1.
 
-    Validation costs one 52-bit mask per row, cheap next to the rank itself.
+    Validation costs one 52-bit mask per row, cheap next to the rank itself. The card loop is
+    fused with rank_row's accumulation on purpose: validating first and then calling
+    ``rank_row(cards[i])`` measured 30% slower (29M against 41M hands/s).
     """
     n, k = cards.shape
     first_bad = -1

@@ -86,8 +86,9 @@ def test_blocks_split_hands_with_a_short_last_block() -> None:
     (_base(duplicate=True, game={"reset_stacks": False}),
      "config: duplicate: true needs game.reset_stacks: true"),
     (_base(game={"small_bet": 2}), "config: game.small_bet: expected no small_bet"),
-    (_base(game={"blinds": [1, 0]}), "config: game.blinds: expected chips >= 0 ending in a "
-                                     "big blind > 0, got [1, 0]"),
+    (_base(game={"blinds": [1, 0]}), "config: game.blinds: expected non-negative chips ending "
+                                     "in the big blind > 0, got [1, 0]"),
+    (_base(game={"blinds": [-1, 2]}), "config: game.blinds: expected non-negative chips"),
     (_base(backend="slurm"), "config: backend: expected 'local' or 'ray', got 'slurm'"),
     (_base(on_bot_error="ignore"), "config: on_bot_error: expected 'stop' or 'fold'"),
     (_base(workers=0), "config: workers: expected greater than or equal to 1, got 0"),
