@@ -27,7 +27,7 @@ from typing import Literal
 
 import numpy as np
 
-from simulator.actions import Action, ActionRecord, LegalActions
+from simulator.actions import Action, ActionRecord, IllegalActionError, LegalActions
 from simulator.bot import BaseBot, Bot
 from simulator.game import GameConfig
 from simulator.observation import ActionTaken, BoardDealt, HandEnded, HandStarted, Showdown
@@ -146,7 +146,7 @@ def _deadline(seconds: float | None) -> Iterator[None]:
 
 def _ask(bot: Bot, state: HandState, seat: int, name: str,
          timeout: float | None) -> tuple[Action | None, str | None]:
-    """The bot's legal action, or None with the reason it is a fault."""
+    """The bot's action, or None with the reason it is a fault."""
     obs = state.observation(seat)
     legal: LegalActions = obs.legal
     start = time.perf_counter() if timeout is not None else 0.0
@@ -161,9 +161,7 @@ def _ask(bot: Bot, state: HandState, seat: int, name: str,
         return None, f"took over {timeout}s to return '{action}'; legal: {legal}"
     if not isinstance(action, Action):
         return None, f"returned {action!r}, not an Action; legal: {legal}"
-    if not legal.allows(action):
-        return None, f"illegal action '{action}'; legal: {legal}"
-    return action, None
+    return action, None  # its legality is checked once, by the state that applies it
 
 
 def play_hand(game: GameConfig, bots: Sequence[Bot], stacks: Sequence[int], button: int,
@@ -185,13 +183,16 @@ def play_hand(game: GameConfig, bots: Sequence[Bot], stacks: Sequence[int], butt
     while not state.finished:
         seat = state.to_act[0]
         action, problem = _ask(bots[seat], state, seat, names[seat], bot_timeout)
+        try:
+            record = state.apply(action) if problem is None else None
+        except IllegalActionError as exc:
+            problem = f"illegal action '{action}'; legal: {exc.legal}"
         if problem is not None:
             fault = BotFault(hand_number, seat, names[seat], problem)
             if on_bot_error == "stop":
                 raise BotError(fault)
             faults.append(fault)
-            action = Action.fold() if state.legal_actions().can_fold else Action.call()
-        record = state.apply(action)
+            record = state.apply(Action.fold() if state.can_fold() else Action.call())
         if observers:
             _emit(observers, ActionTaken(record))
             streets_told = _tell_board(observers, state, streets_told)
