@@ -32,7 +32,7 @@ from typing import Any
 from simulator.actions import Action, ActionKind
 from simulator.cards import format_cards, parse_cards
 from simulator.game import GameConfig
-from simulator.state import HandState
+from simulator.state import HandState, table_order
 
 VARIANTS = {"FT": "limit", "NT": "nolimit"}
 
@@ -48,7 +48,7 @@ def hand_fields(history: Any) -> dict[str, Any]:
     """The PHH fields of a played hand (a ``simulator.match.HandHistory``), in file order."""
     game: GameConfig = history.game
     n = len(history.starting_stacks)
-    order = _order(history.dealt_in, history.button)
+    order = list(table_order(history.dealt_in, history.button))
     blinds = list(game.blinds[:len(order)]) + [0] * max(0, len(order) - len(game.blinds))
     fields: dict[str, Any] = {
         "variant": "FT" if game.is_limit else "NT",
@@ -69,11 +69,6 @@ def hand_fields(history: Any) -> dict[str, Any]:
     fields["players"] = [history.names[s] for s in order]
     fields["finishing_stacks"] = [history.finishing_stacks[s] for s in order]
     return fields
-
-
-def _order(dealt_in: Sequence[bool], button: int) -> list[int]:
-    n = len(dealt_in)
-    return [s % n for s in range(button + 1, button + 1 + n) if dealt_in[s % n]]
 
 
 def _action_lines(history: Any, order: list[int]) -> list[str]:

@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from simulator.state import table_order
+
 RUN_FILE = "run.json"
 HANDS_FILE = "hands.csv"
 BLOCKS_FILE = "blocks.jsonl"
@@ -129,8 +131,8 @@ def positions_of(seats: Sequence[int], button: int, num_seats: int) -> list[str 
     >>> positions_of([0, 2, 1], button=2, num_seats=3)
     ['SB', 'BTN', 'BB']
     """
-    dealt = sorted(s for s in seats if s >= 0)
-    order = sorted(dealt, key=lambda s: (s - button - 1) % num_seats)
+    dealt = set(seats)
+    order = table_order([s in dealt for s in range(num_seats)], button)
     labels = dict(zip(order, position_labels(len(order)), strict=True))
     return [labels.get(s) if s >= 0 else None for s in seats]
 

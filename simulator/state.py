@@ -78,7 +78,7 @@ class HandState:
             bool(d) for d in dealt_in)
         if len(self.dealt_in) != n or len(holes) != n:
             raise ValueError(f"expected {n} entries in dealt_in and holes")
-        self.order = _table_order(self.dealt_in, button)
+        self.order = table_order(self.dealt_in, button)
         if len(self.order) < 2:
             raise ValueError(f"a hand needs two players dealt in, got {len(self.order)}")
         if any(stacks[s] <= 0 for s in self.order):
@@ -356,10 +356,10 @@ class HandState:
         self.finished = True
 
 
-def _table_order(dealt_in: Sequence[bool], button: int) -> tuple[int, ...]:
+def table_order(dealt_in: Sequence[bool], button: int) -> tuple[int, ...]:
     """Dealt-in seats from the button's left round to the button (PHH's p1..pN).
 
-    >>> _table_order([True] * 4, 1), _table_order([True, False, True], 0)
+    >>> table_order([True] * 4, 1), table_order([True, False, True], 0)
     ((2, 3, 0, 1), (2, 0))
     """
     n = len(dealt_in)
