@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tomllib
 from collections.abc import Iterable, Sequence
@@ -313,8 +314,7 @@ def replay(hand: PHHHand, *, cap: int | None = 4) -> HandState:
     """
     game = hand.game
     if game.is_limit and cap != game.cap:
-        game = GameConfig(variant="limit", blinds=game.blinds, ante=game.ante,
-                          small_bet=game.small_bet, big_bet=game.big_bet, cap=cap)
+        game = dataclasses.replace(game, cap=cap)
     n = len(hand.starting_stacks)
     parsed = parse_actions(hand.actions, n)
     state = HandState(game, hand.starting_stacks, n - 1, parsed.holes, parsed.board)
