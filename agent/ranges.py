@@ -54,11 +54,10 @@ HAND_CLASSES: tuple[str, ...] = tuple(
 _RANK_A = HOLDINGS[:, 0].astype(np.int64) >> 2
 _RANK_B = HOLDINGS[:, 1].astype(np.int64) >> 2
 _SUITED = (HOLDINGS[:, 0] & 3) == (HOLDINGS[:, 1] & 3)
-_HOLDING_CLASS = np.array([
+HOLDING_CLASS: np.ndarray = np.array([
     HAND_CLASSES.index(_class_name(max(a, b), min(a, b), bool(s)))
     for a, b, s in zip(_RANK_A, _RANK_B, _SUITED, strict=True)
 ], dtype=np.int16)
-HOLDING_CLASS: np.ndarray = _HOLDING_CLASS
 """``HOLDING_CLASS[h]`` is the position in ``HAND_CLASSES`` of holding h's class."""
 
 
@@ -67,7 +66,7 @@ def hand_class(hole: str | Sequence[int]) -> str:
     cards = parse_cards(hole)
     if len(cards) != 2:
         raise ValueError(f"bad hole cards {hole!r}: expected exactly two cards")
-    return HAND_CLASSES[int(_HOLDING_CLASS[HOLDING_INDEX[cards[0], cards[1]]])]
+    return HAND_CLASSES[int(HOLDING_CLASS[HOLDING_INDEX[cards[0], cards[1]]])]
 
 
 def class_holdings(name: str) -> np.ndarray:
@@ -79,7 +78,7 @@ def class_holdings(name: str) -> np.ndarray:
     """
     if name not in HAND_CLASSES:
         raise ValueError(f"bad hand class {name!r}: expected e.g. 'AA', 'AKs', 'AKo'")
-    return np.flatnonzero(_HOLDING_CLASS == HAND_CLASSES.index(name))
+    return np.flatnonzero(HOLDING_CLASS == HAND_CLASSES.index(name))
 
 
 # --- range notation -------------------------------------------------------------------------
