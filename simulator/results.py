@@ -225,6 +225,7 @@ class RunStore:
     def __init__(self, out_dir: Path, names: Sequence[str]) -> None:
         self.dir = Path(out_dir)
         self.names = tuple(names)
+        self._phh_hands = 0  # hands in hands.phhs; tables of the next block are numbered on
 
     @classmethod
     def create(cls, out_dir: Path, meta: dict[str, Any], names: Sequence[str], *,
@@ -242,6 +243,8 @@ class RunStore:
         if resume and existing:
             store._check_same_run(meta)
             store._drop_unfinished_rows()
+            blocks = store.read_blocks()
+            store._phh_hands = blocks[-1].get("phh_hands", 0) if blocks else 0
             return store
         if existing and not force:
             raise ResultsError(f"output dir {str(out_dir)!r} already holds results: pass "
@@ -308,11 +311,6 @@ class RunStore:
         if text and not text.endswith("\n"):
             _write_atomic(blocks_path, text[: text.rfind("\n") + 1])
 
-    def phh_hands(self) -> int:
-        """Hands in ``hands.phhs`` as of the last finished block (tables are numbered on)."""
-        blocks = self.read_blocks()
-        return blocks[-1].get("phh_hands", 0) if blocks else 0
-
     def _truncate_histories(self) -> None:
         """Cut ``hands.phhs`` back to the end of the last finished block's hands."""
         path = self.dir / HISTORY_FILE
@@ -329,28 +327,28 @@ class RunStore:
         ``histories(start)`` gives the block's PHHS text with tables numbered from ``start``.
         """
         totals = dict(record.summary_line or record.totals(self.names, num_seats))
-        with open(self.dir / HANDS_FILE, "a", encoding="utf-8", newline="") as f:
-            f.write(record.text if record.text is not None else _rows_text(record))
-            f.flush()
-            os.fsync(f.fileno())
+        _append_durably(self.dir / HANDS_FILE,
+                        record.text if record.text is not None else _rows_text(record))
         if histories is not None:
-            start = self.phh_hands()
-            with open(self.dir / HISTORY_FILE, "a", encoding="utf-8") as f:
-                f.write(("\n" if start else "") + histories(start + 1))
-                f.flush()
-                os.fsync(f.fileno())
-                totals["phh_hands"] = start + record.rows
-                totals["phh_bytes"] = f.tell()
-        line = json.dumps(totals, separators=(",", ":"))
-        with open(self.dir / BLOCKS_FILE, "a", encoding="utf-8") as f:
-            f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+            start = self._phh_hands
+            totals["phh_bytes"] = _append_durably(
+                self.dir / HISTORY_FILE, ("\n" if start else "") + histories(start + 1))
+            self._phh_hands = totals["phh_hands"] = start + record.rows
+        _append_durably(self.dir / BLOCKS_FILE, json.dumps(totals, separators=(",", ":")) + "\n")
 
     def write_summary(self, summary: dict[str, Any]) -> Path:
         path = self.dir / SUMMARY_FILE
         _write_atomic(path, json.dumps(summary, indent=2) + "\n")
         return path
+
+
+def _append_durably(path: Path, text: str) -> int:
+    """Append and fsync, so a finished block survives a crash; returns the file's new size."""
+    with open(path, "a", encoding="utf-8", newline="") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+        return f.tell()
 
 
 def _write_atomic(path: Path, text: str) -> None:
