@@ -18,9 +18,9 @@ import warnings
 
 import pokerkit
 
-from simulator.bots import CallBot
-from simulator.game import GameConfig
-from simulator.match import play_match
+from simulator.core.game import GameConfig
+from simulator.play.baseline import CallBot
+from simulator.play.match import play_match
 
 AUTOMATIONS = tuple(a for a in pokerkit.Automation
                     if a is not pokerkit.Automation.RUNOUT_COUNT_SELECTION)

@@ -37,8 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     import eval7
     from treys import Evaluator
 
-    from simulator.cards import format_card, to_treys
-    from simulator.evaluator import evaluate
+    from simulator.core.cards import format_card, to_treys
+    from simulator.core.hand_ranks import evaluate
 
     hands = random_hands(args.hands, seed=1)
     evaluate(hands[:10])  # compile or load the cached kernel outside the timing

@@ -53,10 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     pin_to_one_core()
 
-    from agent.board_table import board_table, clear_board_tables
-    from agent.hand_evaluator import effective_hand_strength, hand_potential
-    from agent.ranges import parse_range
-    from simulator.cards import parse_cards
+    from agent.strength.board_table import board_table, clear_board_tables
+    from agent.strength.ehs import effective_hand_strength, hand_potential
+    from agent.strength.ranges import parse_range
+    from simulator.core.cards import parse_cards
 
     rng = np.random.default_rng(1)
     dense = rng.random(1326)  # every holding weighted, all different: the costliest range

@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from simulator.config import parse_config
-from simulator.tournament import run_tournament
+from simulator.arena.config import parse_config
+from simulator.arena.tournament import run_tournament
 
 SEATS = [
     {"name": "loose", "bot": "random", "params": {"fold": 0.1, "call": 0.6, "raise": 0.3}},

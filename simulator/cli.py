@@ -11,10 +11,10 @@ import importlib
 import sys
 
 SUBCOMMANDS = {
-    "run": ("simulator.tournament_cli", "play a match or tournament from a YAML config"),
-    "plot": ("simulator.plots", "draw the plots of a finished run's output dir"),
-    "replay": ("simulator.replay", "replay PHH/PHHS hand histories through the engine"),
-    "ehs": ("agent.ehs_command", "hand strength, potential and EHS of a hand"),
+    "run": ("simulator.arena.run_cli", "play a match or tournament from a YAML config"),
+    "plot": ("simulator.arena.plots", "draw the plots of a finished run's output dir"),
+    "replay": ("simulator.interop.replay_cli", "replay PHH/PHHS hand histories through the engine"),
+    "ehs": ("agent.ehs_cli", "hand strength, potential and EHS of a hand"),
 }
 
 

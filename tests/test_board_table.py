@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from treys import Evaluator
 
-from agent.board_table import BoardTable, board_table
-from simulator.cards import HOLDINGS, NUM_HOLDINGS, clashing_holdings, parse_cards, to_treys
+from agent.strength.board_table import BoardTable, board_table
+from simulator.core.cards import HOLDINGS, NUM_HOLDINGS, clashing_holdings, parse_cards, to_treys
 
 TREYS = Evaluator()
 

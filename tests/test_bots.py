@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from simulator.actions import ActionKind, LegalActions
-from simulator.bots import CallBot, RaiseBot, RandomBot
-from simulator.game import GameConfig
-from simulator.observation import Observation
+from simulator.core.actions import ActionKind, LegalActions
+from simulator.core.game import GameConfig
+from simulator.core.observation import Observation
+from simulator.play.baseline import CallBot, RaiseBot, RandomBot
 
 
 def obs(legal: LegalActions, variant: str = "nolimit") -> Observation:

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from treys import Card
 
-from simulator import cards as C
+from simulator.core import cards as C
 
 
 def test_every_card_round_trips_and_matches_treys_integers() -> None:

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator.config import ConfigError, load_config, parse_config
-from simulator.tournament import check_bots
+from simulator.arena.config import ConfigError, load_config, parse_config
+from simulator.arena.tournament import check_bots
 
 CONFIGS = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.yaml"))
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.ehs_command import main
-from agent.hand_evaluator import effective_hand_strength, hand_detail
+from agent.ehs_cli import main
+from agent.strength.ehs import effective_hand_strength, hand_detail
 
 KEYS = ["hs", "hs_n", "ahead", "tied", "behind", "ppot", "npot", "ehs", "ehs_optimistic", "hp",
         "lookahead"]

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from treys import Evaluator
 
-from simulator.cards import parse_cards, to_treys
-from simulator.evaluator import CLASS_NAMES, class_name, evaluate, rank_class
+from simulator.core.cards import parse_cards, to_treys
+from simulator.core.hand_ranks import CLASS_NAMES, class_name, evaluate, rank_class
 
 TREYS = Evaluator()
 

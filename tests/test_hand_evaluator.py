@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from treys import Evaluator
 
-from agent.board_table import board_table
-from agent.hand_evaluator import (
+from agent.strength.board_table import board_table
+from agent.strength.ehs import (
     effective_hand_strength,
     field_hand_strength,
     hand_detail,
@@ -22,7 +22,7 @@ from agent.hand_evaluator import (
     hand_strength_product,
     potentials_from_hp,
 )
-from simulator.cards import (
+from simulator.core.cards import (
     HOLDING_INDEX,
     NUM_HOLDINGS,
     format_cards,
@@ -316,7 +316,7 @@ def test_ehs_equals_exact_equity_uniform(hole: str, board: str) -> None:
 def test_ehs_equals_exact_equity_of_a_range() -> None:
     h, b = parse_cards("AdQc"), parse_cards("3h4cJh")
     rng = "QQ+, AJs+, KQo, 99-55, 65s, T9s"
-    from agent.ranges import parse_range
+    from agent.strength.ranges import parse_range
     listed = np.flatnonzero(parse_range(rng)).tolist()
     e = effective_hand_strength(h, b, weights=rng, lookahead=2)
     assert e.ehs == pytest.approx(eval7_equity(h, b, listed), abs=1e-7)

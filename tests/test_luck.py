@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from treys import Card, Evaluator
 
-from simulator.cards import format_card, parse_cards
-from simulator.luck import equity, luck_of_hand
+from simulator.arena.luck import equity, luck_of_hand
+from simulator.core.cards import format_card, parse_cards
 
 _EVAL = Evaluator()
 

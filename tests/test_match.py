@@ -7,12 +7,12 @@ import time
 
 import pytest
 
-from simulator.actions import Action
-from simulator.bot import BaseBot
-from simulator.bots import CallBot, RaiseBot, RandomBot
-from simulator.game import GameConfig
-from simulator.match import BotError, deal_cards, next_button, play_match
-from simulator.observation import ActionTaken, BoardDealt, HandEnded, HandStarted, Showdown
+from simulator.core.actions import Action
+from simulator.core.game import GameConfig
+from simulator.core.observation import ActionTaken, BoardDealt, HandEnded, HandStarted, Showdown
+from simulator.play.baseline import CallBot, RaiseBot, RandomBot
+from simulator.play.match import BotError, deal_cards, next_button, play_match
+from simulator.play.protocol import BaseBot
 
 NL = GameConfig(variant="nolimit", blinds=(1, 2), stack=200)
 LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=100)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.bots import RandomBot
-from simulator.game import GameConfig
-from simulator.match import deal_cards, play_hand, play_match
-from simulator.phh import PHHError, dumps, dumps_all, loads, loads_all, replay
+from simulator.core.game import GameConfig
+from simulator.interop.phh import PHHError, dumps, dumps_all, loads, loads_all, replay
+from simulator.play.baseline import RandomBot
+from simulator.play.match import deal_cards, play_hand, play_match
 
 pokerkit = pytest.importorskip("pokerkit")
 from test_rules_pokerkit import (  # noqa: E402  (shared differential helpers)

@@ -7,9 +7,9 @@ from pathlib import Path
 import matplotlib.image as mpimg
 import pytest
 
-from simulator.config import parse_config
-from simulator.plots import draw, main, plot_data
-from simulator.tournament import run_tournament
+from simulator.arena.config import parse_config
+from simulator.arena.plots import draw, main, plot_data
+from simulator.arena.tournament import run_tournament
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -9,14 +9,14 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from agent.ranges import (
+from agent.strength.ranges import (
     HAND_CLASSES,
     class_holdings,
     hand_class,
     parse_range,
     to_weights,
 )
-from simulator.cards import HOLDINGS, NUM_HOLDINGS, RANKS, parse_holding
+from simulator.core.cards import HOLDINGS, NUM_HOLDINGS, RANKS, parse_holding
 
 Rule = Callable[[int, int, bool], bool]  # (high rank, low rank, suited) -> in the range
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from simulator.registry import BotSpecError, build, check_params, registered, resolve
+from simulator.play.registry import BotSpecError, build, check_params, registered, resolve
 
 
 class SeededBot:
@@ -36,7 +36,7 @@ HERE = __name__
 def test_baseline_bots_are_registered_by_short_name() -> None:
     table = registered()
     assert {"random", "call", "raise"} <= set(table)
-    assert table["call"] == "simulator.bots:CallBot"
+    assert table["call"] == "simulator.play.baseline:CallBot"
 
 
 def test_module_class_path_and_seed_detection() -> None:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from simulator.bots import RandomBot
 from simulator.cli import main as holdem
-from simulator.game import GameConfig
-from simulator.match import play_match
-from simulator.phh import dumps_all
+from simulator.core.game import GameConfig
+from simulator.interop.phh import dumps_all
+from simulator.play.baseline import RandomBot
+from simulator.play.match import play_match
 
 HAND = ('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
         'starting_stacks = [100, 100]\n'

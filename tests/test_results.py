@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.results import (
+from simulator.arena.results import (
     T975,
     Z975,
     BlockRecord,

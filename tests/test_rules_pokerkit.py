@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from simulator.actions import Action, LegalActions
-from simulator.cards import format_card
-from simulator.game import GameConfig
-from simulator.state import HandState
+from simulator.core.actions import Action, LegalActions
+from simulator.core.cards import format_card
+from simulator.core.game import GameConfig
+from simulator.core.state import HandState
 
 pokerkit = pytest.importorskip("pokerkit")
 

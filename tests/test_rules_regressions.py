@@ -6,10 +6,10 @@ small blind, seat 1 the big blind and seat 2 (the button) acts first pre-flop.
 
 from __future__ import annotations
 
-from simulator.actions import IllegalActionError
-from simulator.cards import parse_cards
-from simulator.game import GameConfig
-from simulator.state import HandState
+from simulator.core.actions import IllegalActionError
+from simulator.core.cards import parse_cards
+from simulator.core.game import GameConfig
+from simulator.core.state import HandState
 
 NL = GameConfig(variant="nolimit", blinds=(1, 2))
 BOARD = "2s7h9dJs8c"  # pairs, straights and flushes nobody below can use

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.actions import Action, ActionKind
-from simulator.bots import RandomBot
-from simulator.game import GameConfig
-from simulator.match import deal_cards, play_match
-from simulator.phh import dumps, loads, replay
-from simulator.state import HandState
+from simulator.core.actions import Action, ActionKind
+from simulator.core.game import GameConfig
+from simulator.core.state import HandState
+from simulator.interop.phh import dumps, loads, replay
+from simulator.play.baseline import RandomBot
+from simulator.play.match import deal_cards, play_match
 
 games = st.builds(
     GameConfig,

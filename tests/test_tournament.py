@@ -6,17 +6,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.actions import Action
-from simulator.bot import BaseBot
-from simulator.config import ConfigError, parse_config
-from simulator.results import load_hands
-from simulator.tournament import (
+from simulator.arena.config import ConfigError, parse_config
+from simulator.arena.results import load_hands
+from simulator.arena.tournament import (
     TournamentError,
     derive_seed,
     permutations,
     play_block,
     run_tournament,
 )
+from simulator.core.actions import Action
+from simulator.play.protocol import BaseBot
 
 AA = {48, 49, 50, 51}
 
@@ -66,7 +66,7 @@ def test_permutation_sets_follow_the_design() -> None:
     assert derive_seed(1, 2) != derive_seed(2, 1)
 
 
-@pytest.mark.parametrize("bot", ["call", "raise", "simulator.bots:RaiseBot"])
+@pytest.mark.parametrize("bot", ["call", "raise", "simulator.play.baseline:RaiseBot"])
 def test_duplicate_heads_up_between_copies_of_a_deterministic_bot_is_zero_per_block(
         tmp_path: Path, bot: str) -> None:
     cfg = parse_config(_config(tmp_path, seats=[{"name": "a", "bot": bot},
@@ -204,7 +204,7 @@ def test_local_and_ray_backends_write_identical_summaries(tmp_path: Path) -> Non
 
 
 def test_hand_histories_hold_every_hand_and_survive_resume(tmp_path: Path) -> None:
-    phh = pytest.importorskip("simulator.phh")
+    phh = pytest.importorskip("simulator.interop.phh")
     data = _config(tmp_path, duplicate=True, hands=80, block_size=40,
                    output={"dir": str(tmp_path / "out"), "plots": False,
                            "hand_histories": True})

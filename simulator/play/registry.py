@@ -3,13 +3,13 @@
 The simulator never imports bot modules directly (DESIGN.md section 2): names are looked up
 here, when a config is checked, so a typo is refused before any hand is played.
 
->>> spec = resolve("simulator.bot:BaseBot")
+>>> spec = resolve("simulator.play.protocol:BaseBot")
 >>> spec.factory.__name__, spec.accepts_seed
 ('BaseBot', False)
 >>> resolve("no_such_bot_name")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-simulator.registry.BotSpecError: unknown bot 'no_such_bot_name': expected a registered name ...
+simulator.play.registry.BotSpecError: unknown bot 'no_such_bot_name': expected a registered name ...
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
-from simulator.bot import Bot
+from simulator.play.protocol import Bot
 
 GROUP = "holdem.bots"
 
@@ -99,7 +99,7 @@ def check_params(spec: BotSpec, params: Mapping[str, Any]) -> None:
 def build(spec: BotSpec, params: Mapping[str, Any], seed: int) -> Bot:
     """A fresh bot; ``seed`` goes to a constructor that takes one unless ``params`` sets it.
 
-    >>> spec = resolve("simulator.bot:BaseBot")
+    >>> spec = resolve("simulator.play.protocol:BaseBot")
     >>> type(build(spec, {}, seed=3)).__name__
     'BaseBot'
     """

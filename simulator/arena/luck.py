@@ -15,7 +15,7 @@ Folded seats get no luck; over the seats the luck of an event sums to zero.
 
 ``net - luck`` is the luck-adjusted result of a hand.
 
->>> from simulator.cards import parse_cards
+>>> from simulator.core.cards import parse_cards
 >>> holes = [tuple(parse_cards("AhAd")), tuple(parse_cards("7c2s"))]
 >>> eq = equity(holes, parse_cards("Ac7d2h"), dead=[], rng=None, samples=0)
 >>> [round(float(x), 4) for x in eq]  # 7c2s needs quads: 7h7s or 2c2d, 2 runouts of 990
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
-from simulator.evaluator import rank_row
+from simulator.core.hand_ranks import rank_row
 
 BOARD_BEFORE = {1: 0, 2: 3, 3: 4}  # board cards before the chance event of each street
 BOARD_AFTER = {1: 3, 2: 4, 3: 5}
@@ -174,6 +174,6 @@ def luck_of_hand(holes: Sequence[Sequence[int] | None], board: Sequence[int],
 
 
 def history_luck(history: object, rng: np.random.Generator | None, samples: int) -> np.ndarray:
-    """:func:`luck_of_hand` of a ``simulator.match.HandHistory``."""
+    """:func:`luck_of_hand` of a ``simulator.play.match.HandHistory``."""
     points = [(p.street, p.contributions, p.active) for p in history.chance_points]
     return luck_of_hand(history.holes, history.board, points, rng, samples)

@@ -24,7 +24,7 @@ matplotlib.use("Agg")  # files only: no display, and safe in worker processes an
 import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
 import numpy as np  # noqa: E402
 
-from simulator.results import (  # noqa: E402
+from simulator.arena.results import (  # noqa: E402
     HANDS_FILE,
     PLOT_FILES,
     RUN_FILE,

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from simulator.cards import (
+from simulator.core.cards import (
     HOLDING_INDEX,
     HOLDINGS,
     NUM_HOLDINGS,
@@ -72,7 +72,7 @@ def hand_class(hole: str | Sequence[int]) -> str:
 def class_holdings(name: str) -> np.ndarray:
     """The holding indices of a class (6 for a pair, 4 suited, 12 offsuit).
 
-    >>> from simulator.cards import format_cards, holding_cards
+    >>> from simulator.core.cards import format_cards, holding_cards
     >>> [format_cards(holding_cards(h)) for h in class_holdings("AKs")]
     ['KcAc', 'KdAd', 'KhAh', 'KsAs']
     """

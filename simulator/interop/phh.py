@@ -8,9 +8,9 @@ all-in those lines come before the rest of the board, as pokerkit writes them. H
 fewer players than the table carry ``seats`` (1-based) and ``seat_count``. A ``.phhs`` file
 holds TOML tables ``[1]``, ``[2]``, ...
 
->>> from simulator.bots import CallBot
->>> from simulator.game import GameConfig
->>> from simulator.match import play_match
+>>> from simulator.play.baseline import CallBot
+>>> from simulator.core.game import GameConfig
+>>> from simulator.play.match import play_match
 >>> game = GameConfig(variant="nolimit", blinds=(1, 2), stack=100)
 >>> r = next(play_match(game, [CallBot(), CallBot(), CallBot()], 1, seed=3))
 >>> text = dumps(r.history)
@@ -30,10 +30,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator.actions import Action, ActionKind
-from simulator.cards import format_cards, parse_cards
-from simulator.game import GameConfig
-from simulator.state import HandState, table_order
+from simulator.core.actions import Action, ActionKind
+from simulator.core.cards import format_cards, parse_cards
+from simulator.core.game import GameConfig
+from simulator.core.state import HandState, table_order
 
 VARIANTS = {"FT": "limit", "NT": "nolimit"}
 
@@ -46,7 +46,7 @@ class PHHError(ValueError):
 
 
 def hand_fields(history: Any) -> dict[str, Any]:
-    """The PHH fields of a played hand (a ``simulator.match.HandHistory``), in file order."""
+    """The PHH fields of a played hand (a ``simulator.play.match.HandHistory``), in file order."""
     game: GameConfig = history.game
     n = len(history.starting_stacks)
     order = list(table_order(history.dealt_in, history.button))

@@ -1,4 +1,4 @@
-"""``holdem run CONFIG.yaml``: a thin layer over :func:`simulator.tournament.run_tournament`.
+"""``holdem run CONFIG.yaml``: a thin layer over :func:`simulator.arena.tournament.run_tournament`.
 
 Exit codes: 0 success; 2 bad input refused before any work (usage, config, bot names, an
 output dir holding results without ``--resume``/``--force``); 1 a run that failed on its way
@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from simulator.config import ConfigError, load_config
-from simulator.results import ResultsError
+from simulator.arena.config import ConfigError, load_config
+from simulator.arena.results import ResultsError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,7 +38,7 @@ def main(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse already printed the usage line
         return 0 if exc.code == 0 else 2
-    from simulator.tournament import TournamentError, run_tournament
+    from simulator.arena.tournament import TournamentError, run_tournament
 
     try:
         config = load_config(args.config)

@@ -6,9 +6,9 @@ question asked during it: HS, PPOT and NPOT of any hand against any weights, and
 holding against a range, become array reductions over these tables (DESIGN.md section 5).
 
 A rank of 0 marks a holding that clashes with the board (or with the runout of that row); real
-ranks run 1 (royal flush) .. 7462, lower is better, as ``simulator.evaluator``.
+ranks run 1 (royal flush) .. 7462, lower is better, as ``simulator.core.hand_ranks``.
 
->>> from simulator.cards import parse_cards, parse_holding
+>>> from simulator.core.cards import parse_cards, parse_holding
 >>> t = board_table(parse_cards("3h4cJh"))
 >>> hero = parse_holding("AdQc")
 >>> t.strength_sums(hero, t.effective_weights(None, hero))
@@ -27,8 +27,8 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from simulator.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS, format_cards
-from simulator.evaluator import rank_row
+from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS, format_cards
+from simulator.core.hand_ranks import rank_row
 
 AHEAD, TIED, BEHIND = 0, 1, 2
 
@@ -251,7 +251,7 @@ class BoardTable:
         Holdings that clash with the board get NaN, as does a holding whose opponents all
         weigh 0. Opponent holdings sharing a card with the holding are left out, as always.
 
-        >>> from simulator.cards import parse_cards, parse_holding
+        >>> from simulator.core.cards import parse_cards, parse_holding
         >>> hs = board_table(parse_cards("3h4cJh")).hs_all()
         >>> round(float(hs[parse_holding("AdQc")]), 6)
         0.585106

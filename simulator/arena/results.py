@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from simulator.state import table_order
+from simulator.core.state import table_order
 
 RUN_FILE = "run.json"
 HANDS_FILE = "hands.csv"

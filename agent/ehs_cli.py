@@ -29,9 +29,9 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from agent.hand_evaluator import ehs_formulas, hand_detail, parse_spot
-from agent.ranges import WeightsLike, hand_class, to_weights
-from simulator.cards import format_cards
+from agent.strength.ehs import ehs_formulas, hand_detail, parse_spot
+from agent.strength.ranges import WeightsLike, hand_class, to_weights
+from simulator.core.cards import format_cards
 
 DIGITS = 6  # decimals printed; the test vectors of DESIGN.md section 5 have six
 IR_NOTE = "income-rate (IR) values are not available yet: the IR tables are a later issue"

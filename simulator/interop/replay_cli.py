@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from simulator.phh import PHHError, PHHHand, loads_all, replay
+from simulator.interop.phh import PHHError, PHHHand, loads_all, replay
 
 
 def _cap(text: str) -> int | None:

@@ -1,0 +1,83 @@
+"""What a bot sees: an immutable observation when it is to act, and public events.
+
+Seats are numbered 0..n-1 in table order; ``button`` is the dealer seat. Everything here is
+frozen so a bot cannot change the game by touching what it was given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simulator.core.actions import ActionRecord, LegalActions
+from simulator.core.game import GameConfig
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The state of a hand as ``seat`` may see it, when ``seat`` is to act.
+
+    ``stacks`` are chips behind (not yet in the pot); ``bets`` this round's bets per seat;
+    ``contributions`` each seat's total chips in the pot this hand (blinds and antes
+    included); ``pot`` the total in the middle, this round's bets included. ``active`` marks
+    seats still holding cards (not folded, and dealt in). ``history`` holds every action of the
+    hand so far, blinds and antes excluded.
+    """
+
+    seat: int
+    button: int
+    hand_number: int
+    game: GameConfig
+    hole_cards: tuple[int, ...]
+    board: tuple[int, ...]
+    street: int
+    pot: int
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    contributions: tuple[int, ...]
+    active: tuple[bool, ...]
+    history: tuple[ActionRecord, ...]
+    legal: LegalActions
+
+    @property
+    def num_seats(self) -> int:
+        return len(self.stacks)
+
+    @property
+    def to_call(self) -> int:
+        return self.legal.call_amount
+
+
+@dataclass(frozen=True)
+class HandStarted:
+    hand_number: int
+    button: int
+    names: tuple[str, ...]
+    stacks: tuple[int, ...]  # before blinds and antes; 0 for a seat sitting out
+    dealt_in: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class ActionTaken:
+    record: ActionRecord
+
+
+@dataclass(frozen=True)
+class BoardDealt:
+    street: int
+    cards: tuple[int, ...]  # the new cards only
+    board: tuple[int, ...]  # the whole board so far
+
+
+@dataclass(frozen=True)
+class Showdown:
+    shown: dict[int, tuple[int, ...]]  # seat -> hole cards, for every seat that shows
+
+
+@dataclass(frozen=True)
+class HandEnded:
+    hand_number: int
+    net: tuple[int, ...]  # chips won (+) or lost (-) per seat
+    stacks: tuple[int, ...]  # after the hand
+
+
+Event = HandStarted | ActionTaken | BoardDealt | Showdown | HandEnded

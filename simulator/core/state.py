@@ -1,0 +1,368 @@
+"""The state of one hand of Texas Hold'em: the rules of DESIGN.md section 3.
+
+A :class:`HandState` is created with the stacks, the button and the cards (all five board
+cards are given up front and revealed only as the hand reaches them), posts antes and blinds,
+and then takes one verb at a time from the player to act: :meth:`HandState.fold`,
+:meth:`HandState.check_or_call`, :meth:`HandState.raise_to` or :meth:`HandState.apply`.
+Every verb is validated; an illegal one raises :class:`IllegalActionError` naming the seat,
+the action and the legal set. The state deals the board, returns uncalled bets, runs the
+showdown and pays the pots by itself.
+
+Players are listed as in PHH (``order``): from the button's left, so with three or more the
+first posts the small blind; heads-up the big blind comes first and the button (small blind)
+acts first pre-flop. The betting bookkeeping follows pokerkit's (the last full raise, the
+raises this round, the players who acted since the last full raise, the run of short all-ins
+since then) with one documented difference: pre-flop the big blind counts as the last full
+bet, so a short all-in raise pre-flop does not reopen the betting to limpers (TDA).
+
+>>> from simulator.core.cards import parse_cards
+>>> from simulator.core.game import GameConfig
+>>> game = GameConfig(variant="nolimit", blinds=(1, 2), stack=100)
+>>> holes = [tuple(parse_cards("AhAd")), tuple(parse_cards("7c2d"))]
+>>> s = HandState(game, [100, 100], button=1, holes=holes, board=parse_cards("Ks9s5h4c3d"))
+>>> s.actor, str(s.legal_actions())
+(1, 'fold, call 1, raise to 4..100')
+>>> s.raise_to(6).added, s.actor
+(5, 0)
+>>> _ = s.check_or_call(); s.street, s.board_cards
+(1, (47, 31, 14))
+>>> _ = s.check_or_call()
+>>> try:
+...     s.fold()
+... except IllegalActionError as exc:
+...     print(exc)
+seat 1: illegal action 'fold'; legal: check, raise to 2..94
+>>> _ = s.raise_to(94); _ = s.check_or_call(); s.finished, s.stacks
+(True, [200, 0])
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulator.core.actions import (
+    Action,
+    ActionKind,
+    ActionRecord,
+    IllegalActionError,
+    LegalActions,
+)
+from simulator.core.game import GameConfig
+from simulator.core.hand_ranks import evaluate
+from simulator.core.observation import Observation
+from simulator.core.pots import showdown_payout
+
+BOARD_SIZES = (0, 3, 4, 5)  # board cards showing on each street
+
+
+@dataclass(frozen=True)
+class ChancePoint:
+    """Recorded when each board round is dealt (flop, turn, river)."""
+
+    street: int  # 1 flop, 2 turn, 3 river
+    contributions: tuple[int, ...]  # each seat's total chips in the pot at that moment
+    active: tuple[bool, ...]  # seats still holding cards then
+
+
+class HandState:
+    """One hand from the antes to the payout; see the module docstring."""
+
+    def __init__(self, game: GameConfig, stacks: Sequence[int], button: int,
+                 holes: Sequence[tuple[int, int] | None], board: Sequence[int], *,
+                 hand_number: int = 0, dealt_in: Sequence[bool] | None = None) -> None:
+        n = len(stacks)
+        self.game, self.num_seats, self.button, self.hand_number = game, n, button, hand_number
+        self.dealt_in = tuple(bool(s > 0) for s in stacks) if dealt_in is None else tuple(
+            bool(d) for d in dealt_in)
+        if len(self.dealt_in) != n or len(holes) != n:
+            raise ValueError(f"expected {n} entries in dealt_in and holes")
+        self.order = table_order(self.dealt_in, button)
+        if len(self.order) < 2:
+            raise ValueError(f"a hand needs two players dealt in, got {len(self.order)}")
+        if any(stacks[s] <= 0 for s in self.order):
+            raise ValueError("every player dealt in needs chips")
+        self.holes = tuple(holes)
+        self.full_board = tuple(board)
+        self.starting_stacks = tuple(int(x) for x in stacks)
+        self.stacks = list(self.starting_stacks)
+        self.bets = [0] * n
+        self.contributions = [0] * n
+        self.active = list(self.dealt_in)
+        self.history: list[ActionRecord] = []
+        self.chance_points: list[ChancePoint] = []
+        self.shown: dict[int, tuple[int, int]] = {}
+        self.street = 0
+        self.finished = False
+        self.to_act: deque[int] = deque()
+        self._legal: LegalActions | None = None
+        self._post_forced_bets()
+        self._begin_round()
+
+    # --- public views ------------------------------------------------------------------------
+
+    @property
+    def actor(self) -> int | None:
+        """The seat to act, or None when the hand is over."""
+        return self.to_act[0] if self.to_act else None
+
+    @property
+    def board_cards(self) -> tuple[int, ...]:
+        return self.full_board[:BOARD_SIZES[self.street]]
+
+    @property
+    def pot(self) -> int:
+        return sum(self.contributions)
+
+    @property
+    def finishing_stacks(self) -> tuple[int, ...]:
+        if not self.finished:
+            raise ValueError("the hand is not finished")
+        return tuple(self.stacks)
+
+    def legal_actions(self) -> LegalActions:
+        """The legal set of the player to act; raises ValueError when nobody is to act."""
+        if self._legal is None:
+            if not self.to_act:
+                raise ValueError("the hand is over: nobody is to act")
+            self._legal = self._compute_legal(self.to_act[0])
+        return self._legal
+
+    def can_fold(self) -> bool:
+        return bool(self.to_act) and self.legal_actions().can_fold
+
+    def can_raise_to(self, amount: int | None = None) -> bool:
+        if not self.to_act:
+            return False
+        legal = self.legal_actions()
+        if amount is None:
+            return legal.can_raise
+        return legal.allows(Action.raise_to(amount))
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see when it is to act (its own cards, public state, legal set)."""
+        hole = self.holes[seat]
+        return Observation(
+            seat=seat, button=self.button, hand_number=self.hand_number, game=self.game,
+            hole_cards=tuple(hole) if hole is not None else (), board=self.board_cards,
+            street=self.street, pot=sum(self.contributions), stacks=tuple(self.stacks),
+            bets=tuple(self.bets), contributions=tuple(self.contributions),
+            active=tuple(self.active), history=tuple(self.history),
+            legal=self.legal_actions())
+
+    # --- verbs -------------------------------------------------------------------------------
+
+    def fold(self) -> ActionRecord:
+        return self.apply(Action.fold())
+
+    def check_or_call(self) -> ActionRecord:
+        return self.apply(Action.call())
+
+    def raise_to(self, amount: int) -> ActionRecord:
+        return self.apply(Action.raise_to(amount))
+
+    def apply(self, action: Action) -> ActionRecord:
+        """Validate and apply the action of the player to act; returns what happened."""
+        seat = self.actor
+        if seat is None:
+            raise ValueError(f"the hand is over: no one may act ({action})")
+        legal = self.legal_actions()
+        if not legal.allows(action):
+            raise IllegalActionError(seat, action, legal)
+        self._legal = None
+        street = self.street
+        self.to_act.popleft()
+        self.acted.add(seat)
+        if action.kind is ActionKind.FOLD:
+            self.active[seat] = False
+            record = ActionRecord(seat, street, ActionKind.FOLD, None, 0)
+        elif action.kind is ActionKind.CALL:
+            added = legal.call_amount
+            self._move(seat, added)
+            record = ActionRecord(seat, street, ActionKind.CALL, None, added,
+                                  added > 0 and self.stacks[seat] == 0)
+        else:
+            record = self._raise(seat, int(action.amount))
+        self.history.append(record)
+        self._after_action()
+        return record
+
+    # --- forced bets -------------------------------------------------------------------------
+
+    def _post_forced_bets(self) -> None:
+        """Antes go straight to the pot (they are not bets); blinds are this round's bets."""
+        ante = self.game.ante
+        if ante:
+            for s in self.order:
+                paid = min(ante, self.stacks[s])
+                self.stacks[s] -= paid
+                self.contributions[s] += paid
+        posters = (self.order[1], self.order[0]) if len(self.order) == 2 else self.order
+        for s, blind in zip(posters, self.game.blinds, strict=False):
+            self._move(s, min(blind, self.stacks[s]))
+
+    def _move(self, seat: int, chips: int) -> None:
+        self.stacks[seat] -= chips
+        self.bets[seat] += chips
+        self.contributions[seat] += chips
+
+    # --- betting rounds ----------------------------------------------------------------------
+
+    def _begin_round(self) -> None:
+        game = self.game
+        self.full_bet = game.bet_size(self.street) if game.is_limit else game.big_blind
+        # The last full bet or raise: pre-flop the big blind counts (TDA), after it nothing yet.
+        self.last_full = self.full_bet if self.street == 0 else 0
+        self.raises = 0
+        self.acted: set[int] = set()
+        self.short_all_ins: list[int] = []
+        self.to_act = deque(s for s in self._rotation(self._opener())
+                            if self.active[s] and self.stacks[s] > 0
+                            and self._effective_stack(s) > 0)
+        if len(self.to_act) == 1 and self.bets[self.to_act[0]] >= max(self.bets):
+            self.to_act.clear()
+        if not self.to_act or self._players_in() <= 1:
+            self._end_round()
+
+    def _opener(self) -> int:
+        """The player after the largest bet, ties to the later one (pokerkit's rule)."""
+        k = max(range(len(self.order)), key=lambda i: (self.bets[self.order[i]], i))
+        return (k + 1) % len(self.order)
+
+    def _rotation(self, start: int) -> list[int]:
+        return list(self.order[start:] + self.order[:start])
+
+    def _effective_stack(self, seat: int) -> int:
+        """Chips this player can still lose: capped by the second-largest live stack."""
+        totals = sorted(self.bets[s] + self.stacks[s] for s in self.order if self.active[s])
+        return min(self.stacks[seat], max(0, totals[-2] - self.bets[seat]))
+
+    def _players_in(self) -> int:
+        return sum(1 for s in self.order if self.active[s])
+
+    def _compute_legal(self, seat: int) -> LegalActions:
+        top = max(self.bets)
+        call = min(self.stacks[seat], top - self.bets[seat])
+        low, high = self._raise_range(seat, top, call)
+        return LegalActions(can_fold=top > self.bets[seat], call_amount=call,
+                            min_raise_to=low, max_raise_to=high)
+
+    def _raise_range(self, seat: int, top: int, call: int) -> tuple[int | None, int | None]:
+        if not self._may_raise(seat, top, call):
+            return None, None
+        all_in = self.stacks[seat] + self.bets[seat]
+        low = min(all_in, top + max(self.last_full, self.full_bet))
+        return low, (low if self.game.is_limit else all_in)
+
+    def _may_raise(self, seat: int, top: int, call: int) -> bool:
+        if self.game.is_limit and self.game.cap is not None:
+            allowed = self.game.cap - 1 if self.street == 0 else self.game.cap
+            if self.raises >= allowed:
+                return False
+        if seat in self.acted:
+            # Reopened only by a full raise, or by short all-ins that add up to one.
+            if call < self.last_full:
+                return False
+            if self.short_all_ins and sum(self.short_all_ins) < self.last_full:
+                return False
+        if self.stacks[seat] <= top - self.bets[seat]:
+            return False  # covered: calling puts this player all-in
+        return any(s != seat and self.active[s] and self.stacks[s] + self.bets[s] > top
+                   for s in self.order)
+
+    def _raise(self, seat: int, amount: int) -> ActionRecord:
+        top = max(self.bets)
+        increment = amount - top
+        added = amount - self.bets[seat]
+        self._move(seat, added)
+        if increment >= self.last_full:
+            self.acted = {seat}
+        self.last_full = max(self.last_full, increment)
+        self.raises += 1
+        if self.stacks[seat]:
+            self.short_all_ins.clear()
+        else:
+            self.short_all_ins.append(increment)
+        if sum(self.short_all_ins) >= self.last_full:
+            self.short_all_ins.clear()
+        k = self.order.index(seat)
+        self.to_act = deque(s for s in self._rotation(k + 1)
+                            if s != seat and self.active[s] and self.stacks[s] > 0)
+        return ActionRecord(seat, self.street, ActionKind.RAISE, amount, added,
+                            self.stacks[seat] == 0)
+
+    def _after_action(self) -> None:
+        if not self.to_act or self._players_in() <= 1:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        self.to_act.clear()
+        self._return_uncalled()
+        if self._players_in() <= 1:
+            self._finish_by_folds()
+            return
+        with_chips = sum(1 for s in self.order if self.active[s] and self.stacks[s] > 0)
+        if self.street == 3 or with_chips <= 1:
+            self._run_out_and_show_down()
+            return
+        self._deal_next_street()
+        self._begin_round()
+
+    def _return_uncalled(self) -> None:
+        bets = sorted(self.bets[s] for s in self.order)
+        cutoff = bets[-2]
+        for s in self.order:
+            over = self.bets[s] - cutoff
+            if over > 0:
+                self.stacks[s] += over
+                self.contributions[s] -= over
+            self.bets[s] = 0
+
+    def _deal_next_street(self) -> None:
+        self.street += 1
+        if len(self.full_board) < BOARD_SIZES[self.street]:
+            raise ValueError(f"board has {len(self.full_board)} cards; street {self.street}"
+                             f" needs {BOARD_SIZES[self.street]}")
+        self.chance_points.append(ChancePoint(self.street, tuple(self.contributions),
+                                              tuple(self.active)))
+
+    # --- the end -----------------------------------------------------------------------------
+
+    def _finish_by_folds(self) -> None:
+        winner = next(s for s in self.order if self.active[s])
+        self.stacks[winner] += sum(self.contributions)
+        self.finished = True
+
+    def _run_out_and_show_down(self) -> None:
+        while self.street < 3:
+            self._deal_next_street()
+        # A player whose cards are unknown (a replayed hand history) has mucked them.
+        for s in self.order:
+            if self.active[s] and self.holes[s] is None:
+                self.active[s] = False
+        players = [s for s in self.order if self.active[s]]
+        if not players:
+            raise ValueError("showdown without the hole cards of any player still in")
+        hands = np.array([list(self.holes[s]) + list(self.full_board[:5]) for s in players],
+                         dtype=np.int64)
+        ranks = [0] * self.num_seats
+        for s, r in zip(players, evaluate(hands).tolist(), strict=True):
+            ranks[s] = r
+        won_by = showdown_payout(self.contributions, self.active, self.order, ranks)
+        for s, won in enumerate(won_by):
+            self.stacks[s] += won
+        self.shown = {s: tuple(self.holes[s]) for s in players}
+        self.finished = True
+
+
+def table_order(dealt_in: Sequence[bool], button: int) -> tuple[int, ...]:
+    """Dealt-in seats from the button's left round to the button (PHH's p1..pN).
+
+    >>> table_order([True] * 4, 1), table_order([True, False, True], 0)
+    ((2, 3, 0, 1), (2, 0))
+    """
+    n = len(dealt_in)
+    return tuple(s % n for s in range(button + 1, button + 1 + n) if dealt_in[s % n])

@@ -1,0 +1,79 @@
+"""Baseline bots, registered by name in the ``holdem.bots`` entry-point group.
+
+``random`` (a seeded fold/call/raise mix), ``call`` (always check/call) and ``raise`` (the
+minimum bet/raise when legal, else check/call).
+
+>>> from simulator.core.actions import LegalActions
+>>> from simulator.core.game import GameConfig
+>>> from simulator.core.observation import Observation
+>>> legal = LegalActions(can_fold=False, call_amount=0, min_raise_to=2, max_raise_to=100)
+>>> obs = Observation(0, 1, 0, GameConfig(), (0, 1), (), 0, 3, (98, 99), (2, 1), (2, 1),
+...                   (True, True), (), legal)
+>>> str(CallBot().act(obs)), str(RaiseBot().act(obs))
+('call', 'raise to 2')
+>>> str(RandomBot(fold=1, call=0, raise_=0, seed=1).act(obs))  # a free fold becomes a check
+'call'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simulator.core.actions import Action
+from simulator.core.observation import Observation
+from simulator.play.protocol import BaseBot
+
+
+class CallBot(BaseBot):
+    """Always checks or calls."""
+
+    def act(self, observation: Observation) -> Action:
+        return Action.call()
+
+
+class RaiseBot(BaseBot):
+    """Bets or raises the minimum when it may, else checks or calls."""
+
+    def act(self, observation: Observation) -> Action:
+        legal = observation.legal
+        if legal.min_raise_to is not None:
+            return Action.raise_to(legal.min_raise_to)
+        return Action.call()
+
+
+class RandomBot(BaseBot):
+    """Folds, calls or raises with the given weights (normalised), from its own generator.
+
+    The YAML spells the raise weight ``raise`` (a Python keyword), so ``**{"raise": p}`` is
+    accepted as well as ``raise_=p``. A fold when checking is free becomes a check; a raise
+    when none is legal becomes a call. In no-limit the raise-to amount is drawn uniformly
+    from the legal range.
+    """
+
+    def __init__(self, fold: float = 1 / 3, call: float = 1 / 3, raise_: float | None = None,
+                 seed: int | None = None, **params: Any) -> None:
+        extra = set(params) - {"raise"}
+        if extra:
+            raise TypeError(f"RandomBot: unknown parameter(s) {sorted(extra)}")
+        if "raise" in params and raise_ is not None:
+            raise TypeError("RandomBot: give 'raise' or 'raise_', not both")
+        raise_p = params.get("raise", 1 / 3 if raise_ is None else raise_)
+        weights = np.array([fold, call, raise_p], dtype=float)
+        if not np.all(np.isfinite(weights)) or np.any(weights < 0) or weights.sum() <= 0:
+            raise ValueError(f"RandomBot: fold/call/raise must be >= 0 with a positive sum, "
+                             f"got {weights.tolist()}")
+        self.cumulative = np.cumsum(weights / weights.sum()).tolist()
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: Observation) -> Action:
+        legal = observation.legal
+        u = self.rng.random()
+        if u < self.cumulative[0]:
+            return Action.fold() if legal.can_fold else Action.call()
+        if u < self.cumulative[1] or legal.min_raise_to is None:
+            return Action.call()
+        low, high = legal.min_raise_to, legal.max_raise_to
+        return Action.raise_to(low if high == low else int(self.rng.integers(low, high + 1)))
