@@ -7,4 +7,5 @@ New code imports from :mod:`simulator.play.protocol` (bots: the public API of ``
 from simulator.play.protocol import (  # noqa: F401 - re-exported
     BaseBot,
     Bot,
+    BotContext,
 )

@@ -1,26 +1,53 @@
-"""The ``holdem`` command: a thin dispatcher to each subcommand's ``main(argv) -> int``.
+"""The ``holdem`` command: dispatches to the subcommands registered as entry points.
 
-Subcommand modules are imported lazily so that ``holdem ehs`` alone reaches into the agent
-package (DESIGN.md section 2) and a slow import never delays another subcommand.
-Exit codes: 0 success, 2 bad input (refused before any work), 1 a run that failed on its way.
+Subcommands are found in the ``holdem.commands`` entry-point group (``name = "module:main"``,
+``main(argv) -> int``), so the simulator never imports the agent package: the agent registers
+``holdem ehs`` itself. A subcommand's module is imported only when it runs; the list shows the
+first line of each module's docstring, read from its source without importing it.
+
+Exit codes everywhere: 0 success; 2 bad input, refused before any work (every
+:class:`~simulator.core.errors.HoldemError` ends here as one line on stderr); 1 a run that
+failed on its way.
+
+The current directory goes first on the import path, as with ``python -m``, so a config may
+name a bot module that sits beside it (``my_bots.py`` as ``my_bots:MyBot``).
 """
 
 from __future__ import annotations
 
-import importlib
+import ast
+import importlib.util
+import os
 import sys
+from importlib.metadata import EntryPoint, entry_points
 
-SUBCOMMANDS = {
-    "run": ("simulator.arena.run_cli", "play a match or tournament from a YAML config"),
-    "plot": ("simulator.arena.plots", "draw the plots of a finished run's output dir"),
-    "replay": ("simulator.interop.replay_cli", "replay PHH/PHHS hand histories through the engine"),
-    "ehs": ("agent.ehs_cli", "hand strength, potential and EHS of a hand"),
-}
+from simulator.core.errors import HoldemError
+
+GROUP = "holdem.commands"
+
+
+def commands() -> dict[str, EntryPoint]:
+    """Registered subcommands by name."""
+    return {ep.name: ep for ep in entry_points(group=GROUP)}
+
+
+def summary_line(ep: EntryPoint) -> str:
+    """The first line of the command module's docstring, without importing the module."""
+    try:
+        spec = importlib.util.find_spec(ep.module)
+        if spec is None or spec.origin is None:
+            return ""
+        with open(spec.origin, encoding="utf-8") as f:
+            doc = ast.get_docstring(ast.parse(f.read())) or ""
+    except (ImportError, OSError, SyntaxError, ValueError):
+        return ""
+    first = doc.strip().splitlines()[0] if doc.strip() else ""
+    return first.split(": ", 1)[1] if first.startswith("``holdem") and ": " in first else first
 
 
 def usage() -> str:
     lines = ["usage: holdem COMMAND [ARGS...]", "", "commands:"]
-    lines += [f"  {name:<8} {text}" for name, (_, text) in SUBCOMMANDS.items()]
+    lines += [f"  {name:<8} {summary_line(ep)}" for name, ep in sorted(commands().items())]
     lines.append("\n'holdem COMMAND --help' describes a command.")
     return "\n".join(lines)
 
@@ -31,11 +58,23 @@ def main(argv: list[str] | None = None) -> int:
         print(usage())
         return 0 if args else 2
     name, rest = args[0], args[1:]
-    if name not in SUBCOMMANDS:
+    table = commands()
+    if name not in table:
         print(f"holdem: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(SUBCOMMANDS[name][0])
-    return int(module.main(rest) or 0)
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        run = table[name].load()
+    except Exception as exc:  # a broken plug-in command must not leave a traceback
+        print(f"holdem: command {name!r} ({table[name].value}) cannot be loaded: "
+              f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return int(run(rest) or 0)
+    except HoldemError as exc:
+        print(f"holdem {name}: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@ import time
 import pytest
 
 from simulator.core.actions import Action
+from simulator.core.events import ActionTaken, BoardDealt, HandEnded, HandStarted, Showdown
 from simulator.core.game import GameConfig
-from simulator.core.observation import ActionTaken, BoardDealt, HandEnded, HandStarted, Showdown
 from simulator.play.baseline import CallBot, RaiseBot, RandomBot
 from simulator.play.match import BotError, deal_cards, next_button, play_match
 from simulator.play.protocol import BaseBot

@@ -14,11 +14,10 @@ from simulator.arena.results import (
     ResultsError,
     RunStore,
     load_hands,
-    position_labels,
-    positions_of,
     ratio_stats,
     summarise,
 )
+from simulator.core.positions import position_labels, positions_of
 
 
 def _t_cdf_upper_half(t: float, df: int) -> float:

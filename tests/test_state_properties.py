@@ -98,7 +98,7 @@ def test_sitting_out_seats_keep_their_chips_and_never_act() -> None:
     deal = deal_cards(1, 0, 4)
     s = HandState(game, [100, 0, 100, 100], 3, list(deal.holes), deal.board)
     assert s.order == (0, 2, 3)  # seat 1 is skipped: seat 0 small blind, seat 2 big blind
-    assert s.bets == [1, 0, 2, 0] and s.actor == 3
+    assert s.bets == (1, 0, 2, 0) and s.actor == 3
     while not s.finished:
         assert s.actor != 1
         s.check_or_call()

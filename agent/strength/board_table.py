@@ -27,7 +27,9 @@ from functools import lru_cache
 import numba
 import numpy as np
 
+from agent.strength.errors import StrengthError
 from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS, format_cards
+from simulator.core.errors import CardError
 from simulator.core.hand_ranks import rank_row
 
 AHEAD, TIED, BEHIND = 0, 1, 2
@@ -176,7 +178,7 @@ class BoardTable:
     def __init__(self, board: tuple[int, ...] | list[int]) -> None:
         board = tuple(int(c) for c in board)
         if len(board) not in (3, 4, 5) or len(set(board)) != len(board):
-            raise ValueError(f"bad board {board!r}: expected 3, 4 or 5 distinct cards")
+            raise CardError(f"bad board {board!r}: expected 3, 4 or 5 distinct cards")
         self.board: tuple[int, ...] = board
         self._board_arr = np.array(board, dtype=np.int64)
         self.ranks: np.ndarray = self._build(np.zeros((1, 0), dtype=np.int64))[0]
@@ -200,7 +202,7 @@ class BoardTable:
         Built once and kept, so every later question on this street reuses it.
         """
         if not 1 <= lookahead <= self.cards_to_come:
-            raise ValueError(
+            raise StrengthError(
                 f"bad lookahead {lookahead}: {self.cards_to_come} card(s) to come on a "
                 f"{len(self.board)}-card board")
         if lookahead not in self._future:
@@ -220,7 +222,7 @@ class BoardTable:
 
     def _check_hero(self, hero: int) -> None:
         if self.ranks[hero] == 0:
-            raise ValueError(f"hole cards clash with the board {format_cards(self.board)}")
+            raise CardError(f"hole cards clash with the board {format_cards(self.board)}")
 
     def strength_sums(self, hero: int, w: np.ndarray) -> tuple[float, float, float]:
         """Weighted sums of the opponent holdings we are ahead of, tied with, behind now.

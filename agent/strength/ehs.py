@@ -30,8 +30,10 @@ from typing import Literal
 import numpy as np
 
 from agent.strength.board_table import AHEAD, BEHIND, TIED, BoardTable, board_table
+from agent.strength.errors import RangeError, StrengthError
 from agent.strength.ranges import WeightsLike, to_weights
 from simulator.core.cards import HOLDING_INDEX, format_cards, parse_cards
+from simulator.core.errors import CardError
 
 Denominators = Literal["papp", "total"]
 CardsLike = str | Sequence[int] | Sequence[str]
@@ -108,7 +110,7 @@ def potentials_from_hp(hp: np.ndarray, denominators: Denominators = "papp"
     (0.25, 0.2222222222222222)
     """
     if denominators not in ("papp", "total"):
-        raise ValueError(f"bad denominators {denominators!r}: expected 'papp' or 'total'")
+        raise StrengthError(f"bad denominators {denominators!r}: expected 'papp' or 'total'")
     a, t, b = AHEAD, TIED, BEHIND
     total = hp.sum(axis=1)
     ppot_num = hp[b, a] + hp[b, t] / 2 + hp[t, a] / 2
@@ -140,15 +142,15 @@ def parse_spot(hole: CardsLike, board: CardsLike, *, preflop: bool = False
     hole_cards = parse_cards(hole)
     board_cards = parse_cards(board)
     if len(hole_cards) != 2:
-        raise ValueError(f"bad hole cards {hole!r}: expected exactly two cards")
+        raise CardError(f"bad hole cards {hole!r}: expected exactly two cards")
     sizes = (0, 3, 4, 5) if preflop else (3, 4, 5)
     if len(board_cards) not in sizes:
         hint = "" if preflop else " (pre-flop strength comes from income rates)"
-        raise ValueError(f"bad board {board!r}: expected {', '.join(map(str, sizes[:-1]))} or "
+        raise CardError(f"bad board {board!r}: expected {', '.join(map(str, sizes[:-1]))} or "
                          f"{sizes[-1]} cards, got {len(board_cards)}{hint}")
     shared = set(hole_cards) & set(board_cards)
     if shared:
-        raise ValueError(f"hole cards {format_cards(hole_cards)} clash with the board "
+        raise CardError(f"hole cards {format_cards(hole_cards)} clash with the board "
                          f"{format_cards(board_cards)} on {format_cards(sorted(shared))}")
     return hole_cards, board_cards
 
@@ -164,7 +166,7 @@ def _weights(table: BoardTable, hero: int, weights: WeightsLike) -> np.ndarray:
     """The opponent's weights with the clashes removed; refuses a range that weighs nothing."""
     w = table.effective_weights(to_weights(weights), hero)
     if not w.sum() > 0:
-        raise ValueError("bad weights: every holding that does not clash with the known cards "
+        raise RangeError("bad weights: every holding that does not clash with the known cards "
                          "weighs 0")
     return w
 
@@ -172,10 +174,10 @@ def _weights(table: BoardTable, hero: int, weights: WeightsLike) -> np.ndarray:
 def _lookahead(table: BoardTable, lookahead: int) -> int:
     """The number of cards the potential enumerates: 0 on the river, else ``lookahead``."""
     if lookahead not in (1, 2):
-        raise ValueError(f"bad lookahead {lookahead!r}: expected 1 or 2")
+        raise StrengthError(f"bad lookahead {lookahead!r}: expected 1 or 2")
     if lookahead == 2 and table.cards_to_come < 2:
         street = "turn" if table.cards_to_come == 1 else "river"
-        raise ValueError(f"bad lookahead 2 on the {street}: only the flop has two cards to come")
+        raise StrengthError(f"bad lookahead 2 on the {street}: only the flop has two cards to come")
     return min(lookahead, table.cards_to_come)
 
 
@@ -236,7 +238,7 @@ def hand_strength_n(hole: CardsLike, board: CardsLike, weights: WeightsLike = No
 
 def _opponents(n: int) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"bad number of opponents {n!r}: expected an integer >= 1")
+        raise StrengthError(f"bad number of opponents {n!r}: expected an integer >= 1")
     return int(n)
 
 
@@ -248,7 +250,7 @@ def hand_strength_product(hole: CardsLike, board: CardsLike,
     True
     """
     if not weights_per_opponent:
-        raise ValueError("bad weights_per_opponent: need at least one opponent")
+        raise RangeError("bad weights_per_opponent: need at least one opponent")
     return float(np.prod([hand_strength(hole, board, w) for w in weights_per_opponent]))
 
 
@@ -263,7 +265,7 @@ def field_hand_strength(hole: CardsLike, board: CardsLike,
     0.25
     """
     if not weights_per_opponent:
-        raise ValueError("bad weights_per_opponent: need at least one opponent")
+        raise RangeError("bad weights_per_opponent: need at least one opponent")
     _, table, hero = _spot(hole, board)
     field = np.zeros_like(table.ranks, dtype=np.float64)
     for w in weights_per_opponent:

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from agent.strength.errors import RangeError
 from simulator.core.cards import (
     HOLDING_INDEX,
     HOLDINGS,
@@ -30,6 +31,7 @@ from simulator.core.cards import (
     parse_cards,
     parse_holding,
 )
+from simulator.core.errors import CardError
 
 WeightsLike = None | np.ndarray | Sequence[float] | Mapping[str, float] | str
 
@@ -65,7 +67,7 @@ def hand_class(hole: str | Sequence[int]) -> str:
     """The pre-flop class of two hole cards: ``"AKs"``, ``"QQ"``, ``"72o"``."""
     cards = parse_cards(hole)
     if len(cards) != 2:
-        raise ValueError(f"bad hole cards {hole!r}: expected exactly two cards")
+        raise CardError(f"bad hole cards {hole!r}: expected exactly two cards")
     return HAND_CLASSES[int(HOLDING_CLASS[HOLDING_INDEX[cards[0], cards[1]]])]
 
 
@@ -77,7 +79,7 @@ def class_holdings(name: str) -> np.ndarray:
     ['KcAc', 'KdAd', 'KhAh', 'KsAs']
     """
     if name not in HAND_CLASSES:
-        raise ValueError(f"bad hand class {name!r}: expected e.g. 'AA', 'AKs', 'AKo'")
+        raise RangeError(f"bad hand class {name!r}: expected e.g. 'AA', 'AKs', 'AKo'")
     return np.flatnonzero(HOLDING_CLASS == HAND_CLASSES.index(name))
 
 
@@ -106,18 +108,18 @@ def _classes_of_term(term: str) -> list[str]:
     if m := _NONPAIR.fullmatch(term):
         hi, lo = _rank(m.group(1)), _rank(m.group(2))
         if hi <= lo:
-            raise ValueError(f"bad range term {term!r}: write the higher rank first")
+            raise RangeError(f"bad range term {term!r}: write the higher rank first")
         kickers = range(lo, hi) if m.group(4) else [lo]
         return _with_suits(hi, kickers, m.group(3))
     if m := _NONPAIR_SPAN.fullmatch(term):
         hi, lo1, s1 = _rank(m.group(1)), _rank(m.group(2)), m.group(3)
         hi2, lo2, s2 = _rank(m.group(4)), _rank(m.group(5)), m.group(6)
         if hi != hi2 or s1 != s2 or lo1 >= hi or lo2 >= hi:
-            raise ValueError(
+            raise RangeError(
                 f"bad range term {term!r}: a span keeps its high card and suitedness, "
                 "as in 'AQo-ATo'")
         return _with_suits(hi, range(min(lo1, lo2), max(lo1, lo2) + 1), s1)
-    raise ValueError(
+    raise RangeError(
         f"bad range term {term!r}: expected e.g. 'QQ', 'QQ+', '99-66', 'AKs', 'AK', 'A2s+', "
         "'AQo-ATo' or a holding such as 'AsKd'")
 
@@ -137,14 +139,14 @@ def _parse_weight(text: str, term: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"bad weight {text!r} in range term {term!r}") from None
+        raise RangeError(f"bad weight {text!r} in range term {term!r}") from None
     _check_weight(value, term)
     return value
 
 
 def _check_weight(value: float, where: str) -> None:
     if not math.isfinite(value) or value < 0:
-        raise ValueError(f"bad weight {value!r} for {where!r}: weights must be finite and >= 0")
+        raise RangeError(f"bad weight {value!r} for {where!r}: weights must be finite and >= 0")
 
 
 def parse_range(text: str) -> np.ndarray:
@@ -160,12 +162,12 @@ def parse_range(text: str) -> np.ndarray:
     >>> parse_range("KAs")
     Traceback (most recent call last):
     ...
-    ValueError: bad range term 'KAs': write the higher rank first
+    agent.strength.errors.RangeError: bad range term 'KAs': write the higher rank first
     """
     w = np.zeros(NUM_HOLDINGS)
     terms = [t for t in re.split(r"[,\s]+", text.strip()) if t]
     if not terms:
-        raise ValueError(f"bad range {text!r}: no terms")
+        raise RangeError(f"bad range {text!r}: no terms")
     for term in terms:
         body, _, weight = term.partition(":")
         w[_term_holdings(body)] = _parse_weight(weight, term) if weight else 1.0
@@ -177,10 +179,10 @@ def _from_mapping(mapping: Mapping[str, float]) -> np.ndarray:
     w = np.zeros(NUM_HOLDINGS)
     for key, value in mapping.items():
         if not isinstance(key, str):
-            raise ValueError(f"bad holding {key!r}: expected a string such as 'AsKd'")
+            raise RangeError(f"bad holding {key!r}: expected a string such as 'AsKd'")
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer,
                                                              np.floating)):
-            raise ValueError(f"bad weight {value!r} for {key!r}: expected a number")
+            raise RangeError(f"bad weight {value!r} for {key!r}: expected a number")
         _check_weight(float(value), key)
         w[_term_holdings(key.strip())] = float(value)
     return w
@@ -194,10 +196,11 @@ def to_weights(weights: WeightsLike) -> np.ndarray:
 
     >>> to_weights({"AsKd": 2.0, "KdAs": 3.0})[parse_holding("AsKd")]
     np.float64(3.0)
-    >>> to_weights([1.0, 2.0])
-    Traceback (most recent call last):
-    ...
-    ValueError: bad weights: expected 1326 values in the canonical holding order, got 2
+    >>> try:
+    ...     to_weights([1.0, 2.0])
+    ... except RangeError as exc:
+    ...     print(exc)
+    bad weights: expected 1326 values in the canonical holding order, got 2
     """
     if weights is None:
         return np.ones(NUM_HOLDINGS)
@@ -208,14 +211,14 @@ def to_weights(weights: WeightsLike) -> np.ndarray:
     try:
         w = np.array(weights, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"bad weights of type {type(weights).__name__}: expected None, an "
+        raise RangeError(f"bad weights of type {type(weights).__name__}: expected None, an "
                          "array of 1326, a mapping of holdings or a range string") from None
     if w.shape != (NUM_HOLDINGS,):
         got = w.shape[0] if w.ndim == 1 else f"shape {w.shape}"
-        raise ValueError(
+        raise RangeError(
             f"bad weights: expected 1326 values in the canonical holding order, got {got}")
     bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
     if bad.size:
-        raise ValueError(f"bad weight {w[bad[0]]!r} at holding {int(bad[0])}: weights must be "
+        raise RangeError(f"bad weight {w[bad[0]]!r} at holding {int(bad[0])}: weights must be "
                          "finite and >= 0")
     return w

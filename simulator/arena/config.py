@@ -23,7 +23,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from simulator.core.game import GameConfig
+from simulator.core.errors import HoldemError
+from simulator.core.game import DEFAULT_CAP, GameConfig
 
 MAX_SEATS = 10
 # Marks a model-level message that starts with the key it is about, to join to the path.
@@ -31,7 +32,7 @@ _KEY = "@"
 _NAME = re.compile(r"^[A-Za-z0-9_.+-]{1,40}$")
 
 
-class ConfigError(ValueError):
+class ConfigError(HoldemError, ValueError):
     """Bad config: one line naming the key's path and what was expected."""
 
 
@@ -49,7 +50,7 @@ class GameSection(_Strict):
     ante: int = Field(0, ge=0)
     small_bet: int | None = Field(None, gt=0)
     big_bet: int | None = Field(None, gt=0)
-    cap: int | None = Field(4, ge=1)
+    cap: int | None = Field(DEFAULT_CAP, ge=1)
     stack: int = Field(200, gt=0)
     reset_stacks: bool = True
 

@@ -34,9 +34,7 @@ import numba
 import numpy as np
 
 from simulator.core.hand_ranks import rank_row
-
-BOARD_BEFORE = {1: 0, 2: 3, 3: 4}  # board cards before the chance event of each street
-BOARD_AFTER = {1: 3, 2: 4, 3: 5}
+from simulator.core.streets import Street
 
 
 @numba.njit(cache=True, nogil=True)
@@ -167,8 +165,8 @@ def luck_of_hand(holes: Sequence[Sequence[int] | None], board: Sequence[int],
         if len(players) < 2:
             continue
         pot = float(sum(contributions))
-        before = eq(BOARD_BEFORE[street], players)
-        after = eq(BOARD_AFTER[street], players)
+        before = eq(Street(street - 1).board_size, players)
+        after = eq(Street(street).board_size, players)
         luck[list(players)] += pot * (after - before)
     return luck
 

@@ -32,12 +32,13 @@ from simulator.arena.results import (  # noqa: E402
     load_hands,
     summarise,
 )
+from simulator.core.errors import HoldemError
 
 MAX_POINTS = 4000  # per curve: enough for the eye, small files for long runs
 UNIT_LABEL = {"small_bets": "small bets (SB)", "big_blinds": "big blinds (bb)"}
 
 
-class PlotError(ValueError):
+class PlotError(HoldemError, ValueError):
     """A results dir that cannot be plotted."""
 
 

@@ -36,7 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from simulator.core.state import table_order
+from simulator.core.errors import HoldemError
+from simulator.core.positions import positions_of
 
 RUN_FILE = "run.json"
 HANDS_FILE = "hands.csv"
@@ -57,7 +58,7 @@ Z975 = 1.959963984540054
 T_BLOCKS = 30
 
 
-class ResultsError(RuntimeError):
+class ResultsError(HoldemError, RuntimeError):
     """An output dir that cannot be used as asked (holds results, or another run's)."""
 
 
@@ -106,35 +107,6 @@ def ratio_stats(totals: np.ndarray, counts: np.ndarray) -> Stat:
     stderr = math.sqrt(blocks / (blocks - 1) * float(np.dot(resid, resid))) / hands
     half = quantile975(blocks) * stderr
     return Stat(hands, mean, stderr, (mean - half, mean + half))
-
-
-# --- positions ----------------------------------------------------------------------------------
-
-
-def position_labels(players: int) -> tuple[str, ...]:
-    """Positions clockwise from the seat left of the button, for ``players`` dealt in.
-
-    >>> position_labels(2), position_labels(6)
-    (('BB', 'BTN'), ('SB', 'BB', 'UTG', 'UTG+1', 'CO', 'BTN'))
-    """
-    if players == 2:
-        return ("BB", "BTN")  # heads-up the button posts the small blind
-    middle = [f"UTG+{i}" if i else "UTG" for i in range(players - 3)]
-    if players >= 4:
-        middle[-1] = "CO"
-    return ("SB", "BB", *middle, "BTN")
-
-
-def positions_of(seats: Sequence[int], button: int, num_seats: int) -> list[str | None]:
-    """Each player's position label in one hand, from table seats (-1: not dealt in).
-
-    >>> positions_of([0, 2, 1], button=2, num_seats=3)
-    ['SB', 'BTN', 'BB']
-    """
-    dealt = set(seats)
-    order = table_order([s in dealt for s in range(num_seats)], button)
-    labels = dict(zip(order, position_labels(len(order)), strict=True))
-    return [labels.get(s) if s >= 0 else None for s in seats]
 
 
 # --- one block's results ------------------------------------------------------------------------

@@ -1,4 +1,6 @@
-"""``holdem run CONFIG.yaml``: a thin layer over :func:`simulator.arena.tournament.run_tournament`.
+"""``holdem run CONFIG.yaml``: play a match or tournament from a YAML config.
+
+A thin layer over :func:`simulator.arena.tournament.run_tournament`.
 
 Exit codes: 0 success; 2 bad input refused before any work (usage, config, bot names, an
 output dir holding results without ``--resume``/``--force``); 1 a run that failed on its way

@@ -18,6 +18,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from simulator.core.errors import HoldemError
+from simulator.core.streets import Street
+
 
 class ActionKind(enum.Enum):
     FOLD = "f"
@@ -68,6 +71,11 @@ class LegalActions:
     min_raise_to: int | None = None
     max_raise_to: int | None = None
 
+    def copy(self) -> LegalActions:
+        """A new record with the same fields: what a bot gets, never the engine's own."""
+        return LegalActions(self.can_fold, self.call_amount, self.min_raise_to,
+                            self.max_raise_to)
+
     @property
     def can_raise(self) -> bool:
         return self.min_raise_to is not None
@@ -90,7 +98,7 @@ class LegalActions:
         return ", ".join(parts)
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(HoldemError, ValueError):
     """An action outside the legal set; the message names the seat, the action and the set."""
 
     def __init__(self, seat: int, action: Action, legal: LegalActions) -> None:
@@ -107,8 +115,13 @@ class ActionRecord:
     """
 
     seat: int
-    street: int  # 0 pre-flop, 1 flop, 2 turn, 3 river
+    street: Street
     kind: ActionKind
     amount: int | None
     added: int
     all_in: bool = False
+
+    def copy(self) -> ActionRecord:
+        """A new record with the same fields: what bots get, never the engine's own."""
+        return ActionRecord(self.seat, self.street, self.kind, self.amount, self.added,
+                            self.all_in)

@@ -22,6 +22,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from simulator.core.errors import CardError
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 NUM_CARDS = 52
@@ -47,21 +49,22 @@ def parse_card(token: str) -> int:
     """One card from a two-character token such as ``"Ad"`` or ``"tc"``."""
     m = _TOKEN.fullmatch(token.strip()) if isinstance(token, str) else None
     if m is None:
-        raise ValueError(f"bad card {token!r}: expected a rank of {RANKS} and a suit of {SUITS}")
+        raise CardError(f"bad card {token!r}: expected a rank of {RANKS} and a suit of {SUITS}")
     return card(RANKS.index(m.group(1).upper()), SUITS.index(m.group(2).lower()))
 
 
 def parse_cards(text: str | Sequence[int] | Sequence[str], *, distinct: bool = True) -> list[int]:
     """Cards from a string (``"AdQc"``, ``"3h 4c Jh"``, ``"3h,4c"``), a list of tokens or ints.
 
-    Raises ``ValueError`` naming the bad token, or the repeated card when ``distinct``.
+    Raises ``CardError`` (a ``ValueError``) naming the bad token, or the repeated card when
+    ``distinct``.
 
     >>> parse_cards("3h4cJh")
     [6, 8, 38]
     >>> parse_cards("Ad Ad")
     Traceback (most recent call last):
     ...
-    ValueError: repeated card 'Ad' in 'Ad Ad'
+    simulator.core.errors.CardError: repeated card 'Ad' in 'Ad Ad'
     """
     if isinstance(text, str):
         cards = _parse_string(text)
@@ -71,7 +74,7 @@ def parse_cards(text: str | Sequence[int] | Sequence[str], *, distinct: bool = T
         seen: set[int] = set()
         for c in cards:
             if c in seen:
-                raise ValueError(f"repeated card {format_card(c)!r} in {text!r}")
+                raise CardError(f"repeated card {format_card(c)!r} in {text!r}")
             seen.add(c)
     return cards
 
@@ -85,7 +88,7 @@ def _parse_string(text: str) -> list[int]:
             continue
         m = _TOKEN.match(body, pos)
         if m is None:
-            raise ValueError(
+            raise CardError(
                 f"bad card {body[pos:pos + 2]!r} in {text!r}: expected a rank of {RANKS} "
                 f"and a suit of {SUITS}"
             )
@@ -98,15 +101,15 @@ def _one_card(x: int | str) -> int:
     if isinstance(x, str):
         return parse_card(x)
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
-        raise ValueError(f"bad card {x!r}: expected an index 0..51 or a string like 'Ad'")
+        raise CardError(f"bad card {x!r}: expected an index 0..51 or a string like 'Ad'")
     if not 0 <= int(x) < NUM_CARDS:
-        raise ValueError(f"bad card index {x!r}: expected 0..51")
+        raise CardError(f"bad card index {x!r}: expected 0..51")
     return int(x)
 
 
 def format_card(c: int) -> str:
     if not 0 <= int(c) < NUM_CARDS:
-        raise ValueError(f"bad card index {c!r}: expected 0..51")
+        raise CardError(f"bad card index {c!r}: expected 0..51")
     return RANKS[c >> 2] + SUITS[c & 3]
 
 
@@ -129,13 +132,13 @@ HOLDING_INDEX: np.ndarray = _INDEX
 def holding_index(a: int, b: int) -> int:
     """The canonical index of the holding {a, b}, in either order."""
     if a == b or not (0 <= a < NUM_CARDS and 0 <= b < NUM_CARDS):
-        raise ValueError(f"bad holding ({a}, {b}): need two distinct cards 0..51")
+        raise CardError(f"bad holding ({a}, {b}): need two distinct cards 0..51")
     return int(_INDEX[a, b])
 
 
 def holding_cards(h: int) -> tuple[int, int]:
     if not 0 <= h < NUM_HOLDINGS:
-        raise ValueError(f"bad holding index {h}: expected 0..1325")
+        raise CardError(f"bad holding index {h}: expected 0..1325")
     lo, hi = HOLDINGS[h]
     return int(lo), int(hi)
 
@@ -144,7 +147,7 @@ def parse_holding(text: str) -> int:
     """The holding index of a two-card string such as ``"AsKd"`` (either order)."""
     cards = parse_cards(text)
     if len(cards) != 2:
-        raise ValueError(f"bad holding {text!r}: expected exactly two cards")
+        raise CardError(f"bad holding {text!r}: expected exactly two cards")
     return holding_index(*cards)
 
 
@@ -184,7 +187,7 @@ def from_treys(t: int) -> int:
     r = (t >> 8) & 0xF
     suit_bit = (t >> 12) & 0xF
     if r > 12 or suit_bit not in _TREYS_SUIT or t != to_treys(r * 4 + _TREYS_SUIT.index(suit_bit)):
-        raise ValueError(f"bad treys card integer {t!r}")
+        raise CardError(f"bad treys card integer {t!r}")
     return r * 4 + _TREYS_SUIT.index(suit_bit)
 
 
@@ -211,7 +214,7 @@ class Deck:
 
     def draw(self, n: int = 1) -> list[int]:
         if n > len(self._cards):
-            raise ValueError(f"cannot draw {n} cards: {len(self._cards)} left")
+            raise CardError(f"cannot draw {n} cards: {len(self._cards)} left")
         out, self._cards = self._cards[:n], self._cards[n:]
         return out
 

@@ -9,10 +9,13 @@ False
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
-STREETS = ("preflop", "flop", "turn", "river")
+from simulator.core.errors import GameError
+
+DEFAULT_CAP = 4  # bets a limit round, the big blind counted pre-flop (ACPC maxRaises 3 4 4 4)
 
 
 @dataclass(frozen=True)
@@ -30,31 +33,35 @@ class GameConfig:
     ante: int = 0
     small_bet: int | None = None
     big_bet: int | None = None
-    cap: int | None = 4
+    cap: int | None = DEFAULT_CAP
     stack: int = 200
     reset_stacks: bool = True
 
     def __post_init__(self) -> None:
         if self.variant not in ("limit", "nolimit"):
-            raise ValueError(f"game.variant: expected 'limit' or 'nolimit', got {self.variant!r}")
+            raise GameError(f"game.variant: expected 'limit' or 'nolimit', got {self.variant!r}")
         blinds = tuple(int(b) for b in self.blinds)
         object.__setattr__(self, "blinds", blinds)
         if not blinds or any(b < 0 for b in blinds) or blinds[-1] <= 0:
-            raise ValueError(f"game.blinds: expected non-negative chips ending in the big blind"
+            raise GameError(f"game.blinds: expected non-negative chips ending in the big blind"
                              f" > 0, got {list(self.blinds)}")
         if self.ante < 0:
-            raise ValueError(f"game.ante: expected >= 0, got {self.ante}")
+            raise GameError(f"game.ante: expected >= 0, got {self.ante}")
         if self.stack <= 0:
-            raise ValueError(f"game.stack: expected > 0, got {self.stack}")
+            raise GameError(f"game.stack: expected > 0, got {self.stack}")
         if self.is_limit:
             small = self.small_bet if self.small_bet is not None else self.big_blind
             big = self.big_bet if self.big_bet is not None else 2 * small
             if small <= 0 or big <= 0:
-                raise ValueError(f"game.small_bet/big_bet: expected > 0, got {small}/{big}")
+                raise GameError(f"game.small_bet/big_bet: expected > 0, got {small}/{big}")
             object.__setattr__(self, "small_bet", int(small))
             object.__setattr__(self, "big_bet", int(big))
             if self.cap is not None and self.cap < 1:
-                raise ValueError(f"game.cap: expected >= 1 or null, got {self.cap}")
+                raise GameError(f"game.cap: expected >= 1 or null, got {self.cap}")
+
+    def copy(self) -> GameConfig:
+        """An equal, separate record: each bot gets its own, and the engine keeps its own."""
+        return dataclasses.replace(self)
 
     @property
     def is_limit(self) -> bool:
@@ -67,5 +74,5 @@ class GameConfig:
     def bet_size(self, street: int) -> int:
         """The fixed bet of a limit round: small bet pre-flop and flop, big bet after."""
         if not self.is_limit:
-            raise ValueError("bet_size is defined for limit games only")
+            raise GameError("bet_size is defined for limit games only")
         return self.small_bet if street < 2 else self.big_bet

@@ -30,6 +30,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from simulator.core.errors import CardError
+
 # --- treys' rank order ---------------------------------------------------------------------
 
 CLASS_NAMES = (
@@ -292,26 +294,27 @@ def _evaluate_batch(cards: np.ndarray, out: np.ndarray) -> int:
 def evaluate(cards: np.ndarray | list) -> np.ndarray:
     """Ranks of hands of 5, 6 or 7 cards: shape (n, k) gives (n,), shape (k,) a 0-d array.
 
-    Raises ``ValueError`` for a wrong shape, a card outside 0..51 or a card repeated in a hand.
+    Raises ``CardError`` (a ``ValueError``) for a wrong shape, a card outside 0..51 or a card
+    repeated in a hand.
     """
     arr = np.asarray(cards)
     single = arr.ndim == 1
     if single:
         arr = arr.reshape(1, -1)
     if arr.ndim != 2 or arr.shape[1] not in (5, 6, 7):
-        raise ValueError(f"bad hand shape {np.shape(cards)}: expected (n, 5|6|7) or (5|6|7,)")
+        raise CardError(f"bad hand shape {np.shape(cards)}: expected (n, 5|6|7) or (5|6|7,)")
     if arr.dtype.kind not in "iu":
         if arr.size == 0 or arr.dtype.kind == "f" and np.all(arr == np.round(arr)):
             arr = arr.astype(np.int64)
         else:
-            raise ValueError(f"bad card dtype {arr.dtype}: expected integer card indices")
+            raise CardError(f"bad card dtype {arr.dtype}: expected integer card indices")
     if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:
         arr = arr.astype(np.int64)
     out = np.empty(arr.shape[0], dtype=np.int16)
     bad = _evaluate_batch(np.ascontiguousarray(arr), out)
     if bad >= 0:
         what = "a card outside 0..51" if out[bad] == BAD_CARD else "a repeated card"
-        raise ValueError(f"bad hand at row {bad}: {arr[bad].tolist()} has {what}")
+        raise CardError(f"bad hand at row {bad}: {arr[bad].tolist()} has {what}")
     return out[0] if single else out
 
 
@@ -324,5 +327,5 @@ def rank_class(rank: int | np.ndarray) -> int | np.ndarray:
 def class_name(rank: int) -> str:
     """The name of a rank's class, as treys spells it (``'Royal Flush'``, ``'Pair'``, ...)."""
     if not 1 <= int(rank) <= WORST_RANK:
-        raise ValueError(f"bad rank {rank}: expected 1..{WORST_RANK}")
+        raise CardError(f"bad rank {rank}: expected 1..{WORST_RANK}")
     return CLASS_NAMES[rank_class(int(rank))]

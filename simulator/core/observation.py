@@ -1,4 +1,4 @@
-"""What a bot sees: an immutable observation when it is to act, and public events.
+"""What a bot sees when it is to act: an immutable observation of the hand.
 
 Seats are numbered 0..n-1 in table order; ``button`` is the dealer seat. Everything here is
 frozen so a bot cannot change the game by touching what it was given.
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from simulator.core.actions import ActionRecord, LegalActions
 from simulator.core.game import GameConfig
+from simulator.core.streets import Street
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Observation:
     game: GameConfig
     hole_cards: tuple[int, ...]
     board: tuple[int, ...]
-    street: int
+    street: Street
     pot: int
     stacks: tuple[int, ...]
     bets: tuple[int, ...]
@@ -45,39 +46,3 @@ class Observation:
     @property
     def to_call(self) -> int:
         return self.legal.call_amount
-
-
-@dataclass(frozen=True)
-class HandStarted:
-    hand_number: int
-    button: int
-    names: tuple[str, ...]
-    stacks: tuple[int, ...]  # before blinds and antes; 0 for a seat sitting out
-    dealt_in: tuple[bool, ...]
-
-
-@dataclass(frozen=True)
-class ActionTaken:
-    record: ActionRecord
-
-
-@dataclass(frozen=True)
-class BoardDealt:
-    street: int
-    cards: tuple[int, ...]  # the new cards only
-    board: tuple[int, ...]  # the whole board so far
-
-
-@dataclass(frozen=True)
-class Showdown:
-    shown: dict[int, tuple[int, ...]]  # seat -> hole cards, for every seat that shows
-
-
-@dataclass(frozen=True)
-class HandEnded:
-    hand_number: int
-    net: tuple[int, ...]  # chips won (+) or lost (-) per seat
-    stacks: tuple[int, ...]  # after the hand
-
-
-Event = HandStarted | ActionTaken | BoardDealt | Showdown | HandEnded

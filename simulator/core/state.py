@@ -24,8 +24,8 @@ bet, so a short all-in raise pre-flop does not reopen the betting to limpers (TD
 (1, 'fold, call 1, raise to 4..100')
 >>> s.raise_to(6).added, s.actor
 (5, 0)
->>> _ = s.check_or_call(); s.street, s.board_cards
-(1, (47, 31, 14))
+>>> _ = s.check_or_call(); s.street.label, s.board_cards
+('flop', (47, 31, 14))
 >>> _ = s.check_or_call()
 >>> try:
 ...     s.fold()
@@ -33,7 +33,7 @@ bet, so a short all-in raise pre-flop does not reopen the betting to limpers (TD
 ...     print(exc)
 seat 1: illegal action 'fold'; legal: check, raise to 2..94
 >>> _ = s.raise_to(94); _ = s.check_or_call(); s.finished, s.stacks
-(True, [200, 0])
+(True, (200, 0))
 """
 
 from __future__ import annotations
@@ -51,19 +51,20 @@ from simulator.core.actions import (
     IllegalActionError,
     LegalActions,
 )
+from simulator.core.frozen import FrozenMap
 from simulator.core.game import GameConfig
 from simulator.core.hand_ranks import evaluate
 from simulator.core.observation import Observation
+from simulator.core.positions import table_order
 from simulator.core.pots import showdown_payout
-
-BOARD_SIZES = (0, 3, 4, 5)  # board cards showing on each street
+from simulator.core.streets import Street
 
 
 @dataclass(frozen=True)
 class ChancePoint:
     """Recorded when each board round is dealt (flop, turn, river)."""
 
-    street: int  # 1 flop, 2 turn, 3 river
+    street: Street  # flop, turn or river
     contributions: tuple[int, ...]  # each seat's total chips in the pot at that moment
     active: tuple[bool, ...]  # seats still holding cards then
 
@@ -88,70 +89,121 @@ class HandState:
         self.holes = tuple(holes)
         self.full_board = tuple(board)
         self.starting_stacks = tuple(int(x) for x in stacks)
-        self.stacks = list(self.starting_stacks)
-        self.bets = [0] * n
-        self.contributions = [0] * n
-        self.active = list(self.dealt_in)
-        self.history: list[ActionRecord] = []
-        self.chance_points: list[ChancePoint] = []
-        self.shown: dict[int, tuple[int, int]] = {}
-        self.street = 0
+        self._stacks = list(self.starting_stacks)
+        self._bets = [0] * n
+        self._contributions = [0] * n
+        self._active = list(self.dealt_in)
+        self._history: list[ActionRecord] = []
+        self._shared_history: list[ActionRecord] = []  # what bots see: never read back
+        self._chance_points: list[ChancePoint] = []
+        self._shown: dict[int, tuple[int, int]] = {}
+        self.street = Street.PREFLOP
         self.finished = False
-        self.to_act: deque[int] = deque()
+        self._to_act: deque[int] = deque()
         self._legal: LegalActions | None = None
         self._post_forced_bets()
         self._begin_round()
 
-    # --- public views ------------------------------------------------------------------------
+    # --- read-only views ---------------------------------------------------------------------
 
     @property
     def actor(self) -> int | None:
         """The seat to act, or None when the hand is over."""
-        return self.to_act[0] if self.to_act else None
+        return self._to_act[0] if self._to_act else None
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """Seats still to act this round, the actor first."""
+        return tuple(self._to_act)
 
     @property
     def board_cards(self) -> tuple[int, ...]:
-        return self.full_board[:BOARD_SIZES[self.street]]
+        return self.full_board[:self.street.board_size]
 
     @property
     def pot(self) -> int:
-        return sum(self.contributions)
+        return sum(self._contributions)
+
+    @property
+    def stacks(self) -> tuple[int, ...]:
+        """Chips behind per seat (not in the pot)."""
+        return tuple(self._stacks)
+
+    @property
+    def bets(self) -> tuple[int, ...]:
+        """This round's bets per seat."""
+        return tuple(self._bets)
+
+    @property
+    def contributions(self) -> tuple[int, ...]:
+        """Each seat's chips in the pot this hand, antes and blinds included."""
+        return tuple(self._contributions)
+
+    @property
+    def active(self) -> tuple[bool, ...]:
+        """Seats still holding cards."""
+        return tuple(self._active)
+
+    @property
+    def history(self) -> tuple[ActionRecord, ...]:
+        """Every action so far, blinds and antes excluded (the engine's own records)."""
+        return tuple(self._history)
+
+    @property
+    def chance_points(self) -> tuple[ChancePoint, ...]:
+        return tuple(self._chance_points)
+
+    @property
+    def shown(self) -> FrozenMap[int, tuple[int, int]]:
+        """Seat -> hole cards of every hand shown at the showdown."""
+        return FrozenMap(self._shown)
 
     @property
     def finishing_stacks(self) -> tuple[int, ...]:
         if not self.finished:
             raise ValueError("the hand is not finished")
-        return tuple(self.stacks)
+        return tuple(self._stacks)
 
     def legal_actions(self) -> LegalActions:
         """The legal set of the player to act; raises ValueError when nobody is to act."""
         if self._legal is None:
-            if not self.to_act:
+            if not self._to_act:
                 raise ValueError("the hand is over: nobody is to act")
-            self._legal = self._compute_legal(self.to_act[0])
+            self._legal = self._compute_legal(self._to_act[0])
         return self._legal
 
     def can_fold(self) -> bool:
-        return bool(self.to_act) and self.legal_actions().can_fold
+        return bool(self._to_act) and self.legal_actions().can_fold
 
     def can_raise_to(self, amount: int | None = None) -> bool:
-        if not self.to_act:
+        if not self._to_act:
             return False
         legal = self.legal_actions()
         if amount is None:
             return legal.can_raise
         return legal.allows(Action.raise_to(amount))
 
-    def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see when it is to act (its own cards, public state, legal set)."""
+    def observation(self, seat: int, game: GameConfig | None = None) -> Observation:
+        """What ``seat`` may see when it is to act (its own cards, public state, legal set).
+
+        Nothing in it is an object the state reads back: the legal set and the action records
+        are copies, and ``game`` (default: a copy of the state's) is whatever the caller
+        hands this seat, so a bot that forces a frozen record open changes only its own view.
+        """
         hole = self.holes[seat]
         return Observation(
-            seat=seat, button=self.button, hand_number=self.hand_number, game=self.game,
+            seat=seat, button=self.button, hand_number=self.hand_number,
+            game=game if game is not None else self.game.copy(),
             hole_cards=tuple(hole) if hole is not None else (), board=self.board_cards,
-            street=self.street, pot=sum(self.contributions), stacks=tuple(self.stacks),
-            bets=tuple(self.bets), contributions=tuple(self.contributions),
-            active=tuple(self.active), history=tuple(self.history),
-            legal=self.legal_actions())
+            street=self.street, pot=sum(self._contributions), stacks=tuple(self._stacks),
+            bets=tuple(self._bets), contributions=tuple(self._contributions),
+            active=tuple(self._active), history=tuple(self._shared_history),
+            legal=self.legal_actions().copy())
+
+    @property
+    def last_shared_record(self) -> ActionRecord:
+        """The bots' copy of the last action's record (the engine keeps its own)."""
+        return self._shared_history[-1]
 
     # --- verbs -------------------------------------------------------------------------------
 
@@ -174,19 +226,20 @@ class HandState:
             raise IllegalActionError(seat, action, legal)
         self._legal = None
         street = self.street
-        self.to_act.popleft()
-        self.acted.add(seat)
+        self._to_act.popleft()
+        self._acted.add(seat)
         if action.kind is ActionKind.FOLD:
-            self.active[seat] = False
+            self._active[seat] = False
             record = ActionRecord(seat, street, ActionKind.FOLD, None, 0)
         elif action.kind is ActionKind.CALL:
             added = legal.call_amount
             self._move(seat, added)
             record = ActionRecord(seat, street, ActionKind.CALL, None, added,
-                                  added > 0 and self.stacks[seat] == 0)
+                                  added > 0 and self._stacks[seat] == 0)
         else:
             record = self._raise(seat, int(action.amount))
-        self.history.append(record)
+        self._history.append(record)
+        self._shared_history.append(record.copy())
         self._after_action()
         return record
 
@@ -197,39 +250,39 @@ class HandState:
         ante = self.game.ante
         if ante:
             for s in self.order:
-                paid = min(ante, self.stacks[s])
-                self.stacks[s] -= paid
-                self.contributions[s] += paid
+                paid = min(ante, self._stacks[s])
+                self._stacks[s] -= paid
+                self._contributions[s] += paid
         posters = (self.order[1], self.order[0]) if len(self.order) == 2 else self.order
         for s, blind in zip(posters, self.game.blinds, strict=False):
-            self._move(s, min(blind, self.stacks[s]))
+            self._move(s, min(blind, self._stacks[s]))
 
     def _move(self, seat: int, chips: int) -> None:
-        self.stacks[seat] -= chips
-        self.bets[seat] += chips
-        self.contributions[seat] += chips
+        self._stacks[seat] -= chips
+        self._bets[seat] += chips
+        self._contributions[seat] += chips
 
     # --- betting rounds ----------------------------------------------------------------------
 
     def _begin_round(self) -> None:
         game = self.game
-        self.full_bet = game.bet_size(self.street) if game.is_limit else game.big_blind
+        self._full_bet = game.bet_size(self.street) if game.is_limit else game.big_blind
         # The last full bet or raise: pre-flop the big blind counts (TDA), after it nothing yet.
-        self.last_full = self.full_bet if self.street == 0 else 0
-        self.raises = 0
-        self.acted: set[int] = set()
-        self.short_all_ins: list[int] = []
-        self.to_act = deque(s for s in self._rotation(self._opener())
-                            if self.active[s] and self.stacks[s] > 0
+        self._last_full = self._full_bet if self.street is Street.PREFLOP else 0
+        self._raises = 0
+        self._acted: set[int] = set()
+        self._short_all_ins: list[int] = []
+        self._to_act = deque(s for s in self._rotation(self._opener())
+                            if self._active[s] and self._stacks[s] > 0
                             and self._effective_stack(s) > 0)
-        if len(self.to_act) == 1 and self.bets[self.to_act[0]] >= max(self.bets):
-            self.to_act.clear()
-        if not self.to_act or self._players_in() <= 1:
+        if len(self._to_act) == 1 and self._bets[self._to_act[0]] >= max(self._bets):
+            self._to_act.clear()
+        if not self._to_act or self._players_in() <= 1:
             self._end_round()
 
     def _opener(self) -> int:
         """The player after the largest bet, ties to the later one (pokerkit's rule)."""
-        k = max(range(len(self.order)), key=lambda i: (self.bets[self.order[i]], i))
+        k = max(range(len(self.order)), key=lambda i: (self._bets[self.order[i]], i))
         return (k + 1) % len(self.order)
 
     def _rotation(self, start: int) -> list[int]:
@@ -237,103 +290,103 @@ class HandState:
 
     def _effective_stack(self, seat: int) -> int:
         """Chips this player can still lose: capped by the second-largest live stack."""
-        totals = sorted(self.bets[s] + self.stacks[s] for s in self.order if self.active[s])
-        return min(self.stacks[seat], max(0, totals[-2] - self.bets[seat]))
+        totals = sorted(self._bets[s] + self._stacks[s] for s in self.order if self._active[s])
+        return min(self._stacks[seat], max(0, totals[-2] - self._bets[seat]))
 
     def _players_in(self) -> int:
-        return sum(1 for s in self.order if self.active[s])
+        return sum(1 for s in self.order if self._active[s])
 
     def _compute_legal(self, seat: int) -> LegalActions:
-        top = max(self.bets)
-        call = min(self.stacks[seat], top - self.bets[seat])
+        top = max(self._bets)
+        call = min(self._stacks[seat], top - self._bets[seat])
         low, high = self._raise_range(seat, top, call)
-        return LegalActions(can_fold=top > self.bets[seat], call_amount=call,
+        return LegalActions(can_fold=top > self._bets[seat], call_amount=call,
                             min_raise_to=low, max_raise_to=high)
 
     def _raise_range(self, seat: int, top: int, call: int) -> tuple[int | None, int | None]:
         if not self._may_raise(seat, top, call):
             return None, None
-        all_in = self.stacks[seat] + self.bets[seat]
-        low = min(all_in, top + max(self.last_full, self.full_bet))
+        all_in = self._stacks[seat] + self._bets[seat]
+        low = min(all_in, top + max(self._last_full, self._full_bet))
         return low, (low if self.game.is_limit else all_in)
 
     def _may_raise(self, seat: int, top: int, call: int) -> bool:
         if self.game.is_limit and self.game.cap is not None:
-            allowed = self.game.cap - 1 if self.street == 0 else self.game.cap
-            if self.raises >= allowed:
+            allowed = self.game.cap - 1 if self.street is Street.PREFLOP else self.game.cap
+            if self._raises >= allowed:
                 return False
-        if seat in self.acted:
+        if seat in self._acted:
             # Reopened only by a full raise, or by short all-ins that add up to one.
-            if call < self.last_full:
+            if call < self._last_full:
                 return False
-            if self.short_all_ins and sum(self.short_all_ins) < self.last_full:
+            if self._short_all_ins and sum(self._short_all_ins) < self._last_full:
                 return False
-        if self.stacks[seat] <= top - self.bets[seat]:
+        if self._stacks[seat] <= top - self._bets[seat]:
             return False  # covered: calling puts this player all-in
-        return any(s != seat and self.active[s] and self.stacks[s] + self.bets[s] > top
+        return any(s != seat and self._active[s] and self._stacks[s] + self._bets[s] > top
                    for s in self.order)
 
     def _raise(self, seat: int, amount: int) -> ActionRecord:
-        top = max(self.bets)
+        top = max(self._bets)
         increment = amount - top
-        added = amount - self.bets[seat]
+        added = amount - self._bets[seat]
         self._move(seat, added)
-        if increment >= self.last_full:
-            self.acted = {seat}
-        self.last_full = max(self.last_full, increment)
-        self.raises += 1
-        if self.stacks[seat]:
-            self.short_all_ins.clear()
+        if increment >= self._last_full:
+            self._acted = {seat}
+        self._last_full = max(self._last_full, increment)
+        self._raises += 1
+        if self._stacks[seat]:
+            self._short_all_ins.clear()
         else:
-            self.short_all_ins.append(increment)
-        if sum(self.short_all_ins) >= self.last_full:
-            self.short_all_ins.clear()
+            self._short_all_ins.append(increment)
+        if sum(self._short_all_ins) >= self._last_full:
+            self._short_all_ins.clear()
         k = self.order.index(seat)
-        self.to_act = deque(s for s in self._rotation(k + 1)
-                            if s != seat and self.active[s] and self.stacks[s] > 0)
+        self._to_act = deque(s for s in self._rotation(k + 1)
+                            if s != seat and self._active[s] and self._stacks[s] > 0)
         return ActionRecord(seat, self.street, ActionKind.RAISE, amount, added,
-                            self.stacks[seat] == 0)
+                            self._stacks[seat] == 0)
 
     def _after_action(self) -> None:
-        if not self.to_act or self._players_in() <= 1:
+        if not self._to_act or self._players_in() <= 1:
             self._end_round()
 
     def _end_round(self) -> None:
-        self.to_act.clear()
+        self._to_act.clear()
         self._return_uncalled()
         if self._players_in() <= 1:
             self._finish_by_folds()
             return
-        with_chips = sum(1 for s in self.order if self.active[s] and self.stacks[s] > 0)
-        if self.street == 3 or with_chips <= 1:
+        with_chips = sum(1 for s in self.order if self._active[s] and self._stacks[s] > 0)
+        if self.street is Street.RIVER or with_chips <= 1:
             self._run_out_and_show_down()
             return
         self._deal_next_street()
         self._begin_round()
 
     def _return_uncalled(self) -> None:
-        bets = sorted(self.bets[s] for s in self.order)
+        bets = sorted(self._bets[s] for s in self.order)
         cutoff = bets[-2]
         for s in self.order:
-            over = self.bets[s] - cutoff
+            over = self._bets[s] - cutoff
             if over > 0:
-                self.stacks[s] += over
-                self.contributions[s] -= over
-            self.bets[s] = 0
+                self._stacks[s] += over
+                self._contributions[s] -= over
+            self._bets[s] = 0
 
     def _deal_next_street(self) -> None:
-        self.street += 1
-        if len(self.full_board) < BOARD_SIZES[self.street]:
-            raise ValueError(f"board has {len(self.full_board)} cards; street {self.street}"
-                             f" needs {BOARD_SIZES[self.street]}")
-        self.chance_points.append(ChancePoint(self.street, tuple(self.contributions),
-                                              tuple(self.active)))
+        self.street = Street(self.street + 1)
+        if len(self.full_board) < self.street.board_size:
+            raise ValueError(f"board has {len(self.full_board)} cards; the {self.street.label}"
+                             f" needs {self.street.board_size}")
+        self._chance_points.append(ChancePoint(self.street, tuple(self._contributions),
+                                              tuple(self._active)))
 
     # --- the end -----------------------------------------------------------------------------
 
     def _finish_by_folds(self) -> None:
-        winner = next(s for s in self.order if self.active[s])
-        self.stacks[winner] += sum(self.contributions)
+        winner = next(s for s in self.order if self._active[s])
+        self._stacks[winner] += sum(self._contributions)
         self.finished = True
 
     def _run_out_and_show_down(self) -> None:
@@ -341,9 +394,9 @@ class HandState:
             self._deal_next_street()
         # A player whose cards are unknown (a replayed hand history) has mucked them.
         for s in self.order:
-            if self.active[s] and self.holes[s] is None:
-                self.active[s] = False
-        players = [s for s in self.order if self.active[s]]
+            if self._active[s] and self.holes[s] is None:
+                self._active[s] = False
+        players = [s for s in self.order if self._active[s]]
         if not players:
             raise ValueError("showdown without the hole cards of any player still in")
         hands = np.array([list(self.holes[s]) + list(self.full_board[:5]) for s in players],
@@ -351,18 +404,9 @@ class HandState:
         ranks = [0] * self.num_seats
         for s, r in zip(players, evaluate(hands).tolist(), strict=True):
             ranks[s] = r
-        won_by = showdown_payout(self.contributions, self.active, self.order, ranks)
+        won_by = showdown_payout(self._contributions, self._active, self.order, ranks)
         for s, won in enumerate(won_by):
-            self.stacks[s] += won
-        self.shown = {s: tuple(self.holes[s]) for s in players}
+            self._stacks[s] += won
+        self._shown = {s: tuple(self.holes[s]) for s in players}
         self.finished = True
 
-
-def table_order(dealt_in: Sequence[bool], button: int) -> tuple[int, ...]:
-    """Dealt-in seats from the button's left round to the button (PHH's p1..pN).
-
-    >>> table_order([True] * 4, 1), table_order([True, False, True], 0)
-    ((2, 3, 0, 1), (2, 0))
-    """
-    n = len(dealt_in)
-    return tuple(s % n for s in range(button + 1, button + 1 + n) if dealt_in[s % n])

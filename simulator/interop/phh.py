@@ -9,7 +9,7 @@ fewer players than the table carry ``seats`` (1-based) and ``seat_count``. A ``.
 holds TOML tables ``[1]``, ``[2]``, ...
 
 >>> from simulator.play.baseline import CallBot
->>> from simulator.core.game import GameConfig
+>>> from simulator.core.game import DEFAULT_CAP, GameConfig
 >>> from simulator.play.match import play_match
 >>> game = GameConfig(variant="nolimit", blinds=(1, 2), stack=100)
 >>> r = next(play_match(game, [CallBot(), CallBot(), CallBot()], 1, seed=3))
@@ -32,13 +32,16 @@ from typing import Any
 
 from simulator.core.actions import Action, ActionKind
 from simulator.core.cards import format_cards, parse_cards
-from simulator.core.game import GameConfig
-from simulator.core.state import HandState, table_order
+from simulator.core.errors import HoldemError
+from simulator.core.game import DEFAULT_CAP, GameConfig
+from simulator.core.positions import table_order
+from simulator.core.state import HandState
+from simulator.core.streets import Street
 
 VARIANTS = {"FT": "limit", "NT": "nolimit"}
 
 
-class PHHError(ValueError):
+class PHHError(HoldemError, ValueError):
     """A PHH text that cannot be read, or a variant or feature we do not play."""
 
 
@@ -76,12 +79,10 @@ def _action_lines(history: Any, order: list[int]) -> list[str]:
     player = {seat: f"p{k + 1}" for k, seat in enumerate(order)}
     lines = [f"d dh {player[s]} {format_cards(history.holes[s])}" for s in order]
     board = history.board
-    bounds = {1: (0, 3), 2: (3, 4), 3: (4, 5)}
     runout_from = _runout_street(history, order)
 
     def deal(street: int) -> None:
-        lo, hi = bounds[street]
-        lines.append(f"d db {format_cards(board[lo:hi])}")
+        lines.append(f"d db {format_cards(board[Street(street).board_slice])}")
 
     street = 0
     for record in history.actions:
@@ -306,7 +307,7 @@ def _parse_line(words: list[str], n: int, holes: list, board: list[int], moves: 
         raise ValueError(f"unsupported action {verb!r}")
 
 
-def replay(hand: PHHHand, *, cap: int | None = 4) -> HandState:
+def replay(hand: PHHHand, *, cap: int | None = DEFAULT_CAP) -> HandState:
     """Play the hand's actions through our engine; raises ValueError when one is illegal.
 
     Players are seats 0..N-1 with the button last, so our table order is PHH's p1..pN. In

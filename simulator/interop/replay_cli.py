@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from simulator.core.game import DEFAULT_CAP
 from simulator.interop.phh import PHHError, PHHHand, loads_all, replay
 
 
@@ -33,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="holdem replay", description=__doc__.split("\n\n")[0])
     p.add_argument("files", nargs="+", type=Path, help="PHH or PHHS files")
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
-    p.add_argument("--cap", type=_cap, default=4,
+    p.add_argument("--cap", type=_cap, default=DEFAULT_CAP,
                    help="limit cap: bets a round, big blind counted pre-flop (default 4)")
     return p
 

@@ -17,79 +17,35 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
-import numpy as np
-
-from simulator.core.actions import Action, ActionRecord, IllegalActionError, LegalActions
+from simulator.core.actions import Action, IllegalActionError
+from simulator.core.deal import Deal, deal_cards
+from simulator.core.events import (
+    ActionTaken,
+    BoardDealt,
+    Event,
+    HandEnded,
+    HandStarted,
+    HoleCardsDealt,
+    Showdown,
+)
+from simulator.core.frozen import FrozenMap
 from simulator.core.game import GameConfig
-from simulator.core.observation import ActionTaken, BoardDealt, HandEnded, HandStarted, Showdown
-from simulator.core.state import BOARD_SIZES, ChancePoint, HandState
-from simulator.play.protocol import BaseBot, Bot
+from simulator.core.observation import Observation
+from simulator.core.records import BotFault, HandHistory, HandResult
+from simulator.core.state import HandState
+from simulator.play.protocol import BaseBot, Bot, BotContext
 
-__all__ = ["Deal", "deal_cards", "ChancePoint", "HandHistory", "BotFault", "HandResult",
-           "BotError", "play_match", "play_hand"]
-
-
-@dataclass(frozen=True)
-class Deal:
-    holes: tuple[tuple[int, int], ...]  # per seat, in seat order
-    board: tuple[int, ...]  # all 5 board cards (dealt only as the hand reaches them)
-
-
-def deal_cards(seed: int, hand_number: int, num_seats: int) -> Deal:
-    """Depends only on its arguments: duplicate permutations replay the same cards per seat.
-
-    >>> d = deal_cards(7, 0, 3)
-    >>> len(d.holes), len(d.board), len(set(sum(d.holes, ()) + d.board))
-    (3, 5, 11)
-    """
-    rng = np.random.default_rng([int(seed), int(hand_number)])
-    cards = rng.permutation(52)[: 2 * num_seats + 5].tolist()
-    holes = tuple((cards[2 * i], cards[2 * i + 1]) for i in range(num_seats))
-    return Deal(holes, tuple(cards[2 * num_seats:]))
-
-
-@dataclass(frozen=True)
-class HandHistory:
-    """Everything needed to write PHH and to recompute the hand."""
-
-    game: GameConfig
-    hand_number: int
-    button: int
-    names: tuple[str, ...]
-    dealt_in: tuple[bool, ...]  # False for a busted seat sitting out (carry-over stacks)
-    starting_stacks: tuple[int, ...]  # before antes and blinds
-    holes: tuple[tuple[int, int] | None, ...]  # every dealt-in seat's cards (None if not dealt)
-    board: tuple[int, ...]  # board cards actually dealt
-    actions: tuple[ActionRecord, ...]
-    chance_points: tuple[ChancePoint, ...]
-    shown: dict[int, tuple[int, int]]  # seat -> cards shown at showdown
-    finishing_stacks: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class BotFault:
-    hand_number: int
-    seat: int
-    name: str
-    message: str  # what went wrong: exception text, bad return, overtime
-
-
-@dataclass(frozen=True)
-class HandResult:
-    hand_number: int
-    button: int
-    net: tuple[int, ...]  # chips won/lost per seat this hand (sums to 0)
-    stacks: tuple[int, ...]  # after the hand
-    history: HandHistory
-    faults: tuple[BotFault, ...]  # faults replaced by check/fold under on_bot_error="fold"
+__all__ = ["BotError", "CallMonitor", "Deal", "deal_cards", "HandHistory", "BotFault",
+           "HandResult", "play_match", "play_hand", "next_button"]
 
 
 class BotError(RuntimeError):
@@ -104,13 +60,13 @@ class BotError(RuntimeError):
         self.fault = fault
 
 
-def _observers(bots: Sequence[Bot]) -> list[Bot]:
-    """Bots whose ``observe`` does something (BaseBot's no-op is skipped to save time)."""
+def _observers(bots: Sequence[Bot]) -> list[int]:
+    """Seats whose bot's ``observe`` does something (BaseBot's no-op is skipped to save time)."""
     out = []
-    for bot in bots:
+    for seat, bot in enumerate(bots):
         observe = getattr(type(bot), "observe", None)
         if observe is not None and observe is not BaseBot.observe:
-            out.append(bot)
+            out.append(seat)
     return out
 
 
@@ -128,8 +84,9 @@ def _deadline(seconds: float | None) -> Iterator[None]:
     """Interrupt the block after ``seconds`` with a real-time timer, where Unix allows it.
 
     Signals reach only the main thread, which is where matches run (inline, in pool workers
-    and in Ray tasks); elsewhere the overrun is still caught, once the bot returns. Code that
-    never returns to the interpreter (a C extension) cannot be interrupted either way.
+    and in Ray tasks); elsewhere the overrun is still caught, once the bot returns. A bot that
+    swallows the interrupt, or never returns to the interpreter, is ended from outside: the
+    arena runs blocks in worker processes and ends a worker whose bot overstays.
     """
     if (seconds is None or seconds <= 0 or not hasattr(signal, "setitimer")
             or threading.current_thread() is not threading.main_thread()):
@@ -144,90 +101,186 @@ def _deadline(seconds: float | None) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _ask(bot: Bot, state: HandState, seat: int, name: str,
-         timeout: float | None) -> tuple[Action | None, str | None]:
-    """The bot's action, or None with the reason it is a fault."""
-    obs = state.observation(seat)
-    legal: LegalActions = obs.legal
-    start = time.perf_counter() if timeout is not None else 0.0
-    try:
-        with _deadline(timeout):
-            action = bot.act(obs)
-    except _Overtime:
-        return None, f"gave no answer within {timeout}s; legal: {legal}"
-    except Exception as exc:  # a bot's failure is the bot's fault, never the engine's
-        return None, f"raised {type(exc).__name__}: {exc}; legal: {legal}"
-    if timeout is not None and time.perf_counter() - start > timeout:
-        return None, f"took over {timeout}s to return '{action}'; legal: {legal}"
-    if not isinstance(action, Action):
-        return None, f"returned {action!r}, not an Action; legal: {legal}"
-    return action, None  # its legality is checked once, by the state that applies it
+class _InterruptFlag:
+    """Tells the user's Ctrl-C from a ``KeyboardInterrupt`` a bot raises itself.
+
+    While a match runs in the main thread, SIGINT sets ``seen`` before raising as usual; a
+    ``KeyboardInterrupt`` out of a bot call with ``seen`` unset is the bot's fault.
+    """
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def _handler(self, signum: int, frame: object) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = signal.signal(signal.SIGINT, self._handler)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+
+class CallMonitor(Protocol):
+    """Told when a bot call starts and ends, so a watchdog outside can end a hung one."""
+
+    def enter(self, seat: int, hand_number: int, what: str) -> None: ...
+
+    def leave(self) -> None: ...
+
+
+class _Guard:
+    """Every call into a bot, made the same way: construction aside (the arena guards it),
+    ``start``, ``act``, ``observe`` and ``close`` all turn any exception, ``SystemExit``, a
+    bot's own ``KeyboardInterrupt`` or an overrun into a :class:`BotFault`, which
+    ``on_bot_error`` then stops on (``BotError``) or records."""
+
+    def __init__(self, names: tuple[str, ...], on_bot_error: str, timeout: float | None,
+                 monitor: CallMonitor | None) -> None:
+        self.names, self.on_bot_error, self.timeout = names, on_bot_error, timeout
+        self.monitor = monitor
+        self.interrupt = _InterruptFlag()
+        self.hand_number = 0
+
+    def call(self, seat: int, what: str, fn: Callable[..., Any], *args: Any,
+             interrupt: bool = True) -> tuple[Any, str | None]:
+        """``(result, None)``, or ``(None, problem)`` when the call is the bot's fault.
+
+        ``interrupt=False`` skips the interval timer (two system calls), for ``observe``,
+        which is called far more often than the rest; its overrun is caught on return, and
+        a hung one by the arena's watchdog.
+        """
+        monitor, timeout = self.monitor, self.timeout
+        if monitor is not None:
+            monitor.enter(seat, self.hand_number, what)
+        start = time.perf_counter() if timeout is not None else 0.0
+        try:
+            if interrupt:
+                with _deadline(timeout):
+                    result = fn(*args)
+            else:
+                result = fn(*args)
+        except _Overtime:
+            return None, f"{what}: gave no answer within {timeout}s"
+        except KeyboardInterrupt:
+            if self.interrupt.seen:
+                raise
+            return None, f"{what}: raised KeyboardInterrupt"
+        except BaseException as exc:  # SystemExit too: a bot's failure is the bot's fault
+            return None, f"{what}: raised {type(exc).__name__}: {exc}"
+        finally:
+            if monitor is not None:
+                monitor.leave()
+        if timeout is not None and time.perf_counter() - start > timeout:
+            return None, f"{what}: took over {timeout}s"
+        return result, None
+
+    def fault(self, seat: int, problem: str, faults: list[BotFault]) -> None:
+        fault = BotFault(self.hand_number, seat, self.names[seat], problem)
+        if self.on_bot_error == "stop":
+            raise BotError(fault)
+        faults.append(fault)
+
+    def tell(self, bots: Sequence[Bot], seats: Sequence[int], event: Event,
+             faults: list[BotFault]) -> None:
+        for seat in seats:
+            _, problem = self.call(seat, "observe()", bots[seat].observe,  # type: ignore[attr-defined]
+                                   event, interrupt=False)
+            if problem is not None:
+                self.fault(seat, problem, faults)
+
+
+def _ask(guard: _Guard, bot: Bot, obs: Observation, faults: list[BotFault]) -> Action | None:
+    """The bot's action, or None after recording why it is a fault."""
+    action, problem = guard.call(obs.seat, "act()", bot.act, obs)
+    if problem is None and not isinstance(action, Action):
+        problem = f"act(): returned {action!r}, not an Action"
+    if problem is not None:
+        guard.fault(obs.seat, f"{problem}; legal: {obs.legal}", faults)
+        return None
+    return action  # its legality is checked once, by the state that applies it
 
 
 def play_hand(game: GameConfig, bots: Sequence[Bot], stacks: Sequence[int], button: int,
               deal: Deal, hand_number: int, names: Sequence[str], *,
               on_bot_error: Literal["stop", "fold"] = "stop",
               bot_timeout: float | None = None,
-              observers: Sequence[Bot] | None = None) -> HandResult:
-    """Play one hand from ``stacks`` (0 = sitting out) and return its result."""
+              observers: Sequence[int] | None = None,
+              seat_games: Sequence[GameConfig] | None = None,
+              guard: _Guard | None = None) -> HandResult:
+    """Play one hand from ``stacks`` (0 = sitting out) and return its result.
+
+    ``seat_games`` are the game records each seat's observations carry (default: a copy per
+    seat); the engine plays by ``game``, which no bot is handed.
+    """
+    names = tuple(names)
     observers = _observers(bots) if observers is None else observers
+    seat_games = [game.copy() for _ in bots] if seat_games is None else seat_games
+    guard = _Guard(names, on_bot_error, bot_timeout, None) if guard is None else guard
+    guard.hand_number = hand_number
     dealt_in = tuple(s > 0 for s in stacks)
     holes = tuple(h if d else None for h, d in zip(deal.holes, dealt_in, strict=True))
     state = HandState(game, stacks, button, holes, deal.board, hand_number=hand_number,
                       dealt_in=dealt_in)
-    names = tuple(names)
-    if observers:
-        _emit(observers, HandStarted(hand_number, button, names, tuple(stacks), dealt_in))
     faults: list[BotFault] = []
+    if observers:
+        guard.tell(bots, observers, HandStarted(hand_number, button, names, tuple(stacks),
+                                                dealt_in), faults)
+        for seat in observers:
+            if dealt_in[seat]:
+                guard.tell(bots, (seat,), HoleCardsDealt(seat, tuple(holes[seat])), faults)
     streets_told = 0
     while not state.finished:
-        seat = state.to_act[0]
-        action, problem = _ask(bots[seat], state, seat, names[seat], bot_timeout)
-        try:
-            record = state.apply(action) if problem is None else None
-        except IllegalActionError as exc:
-            problem = f"illegal action '{action}'; legal: {exc.legal}"
-        if problem is not None:
-            fault = BotFault(hand_number, seat, names[seat], problem)
-            if on_bot_error == "stop":
-                raise BotError(fault)
-            faults.append(fault)
-            record = state.apply(Action.fold() if state.can_fold() else Action.call())
+        seat = state.actor
+        action = _ask(guard, bots[seat], state.observation(seat, seat_games[seat]), faults)
+        applied = False
+        if action is not None:
+            try:
+                state.apply(action)
+                applied = True
+            except IllegalActionError as exc:
+                guard.fault(seat, f"illegal action '{action}'; legal: {exc.legal}", faults)
+        if not applied:
+            state.apply(Action.fold() if state.can_fold() else Action.call())
         if observers:
-            _emit(observers, ActionTaken(record))
-            streets_told = _tell_board(observers, state, streets_told)
+            guard.tell(bots, observers, ActionTaken(state.last_shared_record), faults)
+            streets_told = _tell_board(guard, bots, observers, state, streets_told, faults)
     if observers:
-        _tell_board(observers, state, streets_told)
-    return _result(state, names, faults, observers)
+        _tell_board(guard, bots, observers, state, streets_told, faults)
+    return _result(guard, bots, observers, state, names, faults)
 
 
-def _tell_board(observers: Sequence[Bot], state: HandState, told: int) -> int:
+def _tell_board(guard: _Guard, bots: Sequence[Bot], observers: Sequence[int],
+                state: HandState, told: int, faults: list[BotFault]) -> int:
     board = state.full_board
-    for point in state.chance_points[told:]:
-        lo, hi = BOARD_SIZES[point.street - 1], BOARD_SIZES[point.street]
-        _emit(observers, BoardDealt(point.street, board[lo:hi], board[:hi]))
-    return len(state.chance_points)
+    points = state.chance_points
+    for point in points[told:]:
+        street = point.street
+        guard.tell(bots, observers, BoardDealt(street, board[street.board_slice],
+                                               board[:street.board_size]), faults)
+    return len(points)
 
 
-def _emit(observers: Sequence[Bot], event: object) -> None:
-    for bot in observers:
-        bot.observe(event)  # type: ignore[attr-defined]
-
-
-def _result(state: HandState, names: tuple[str, ...], faults: list[BotFault],
-            observers: Sequence[Bot]) -> HandResult:
+def _result(guard: _Guard, bots: Sequence[Bot], observers: Sequence[int], state: HandState,
+            names: tuple[str, ...], faults: list[BotFault]) -> HandResult:
     stacks = state.finishing_stacks
     net = tuple(a - b for a, b in zip(stacks, state.starting_stacks, strict=True))
+    shown = state.shown
     if observers:
-        if state.shown:
-            _emit(observers, Showdown(dict(state.shown)))
-        _emit(observers, HandEnded(state.hand_number, net, stacks))
+        if shown:
+            guard.tell(bots, observers, Showdown(FrozenMap(shown)), faults)
+        guard.tell(bots, observers, HandEnded(state.hand_number, net, stacks), faults)
     history = HandHistory(
         game=state.game, hand_number=state.hand_number, button=state.button, names=names,
         dealt_in=state.dealt_in, starting_stacks=state.starting_stacks, holes=state.holes,
-        board=state.board_cards, actions=tuple(state.history),
-        chance_points=tuple(state.chance_points), shown=dict(state.shown),
-        finishing_stacks=stacks)
+        board=state.board_cards, actions=state.history, chance_points=state.chance_points,
+        shown=shown, finishing_stacks=stacks)
     return HandResult(state.hand_number, state.button, net, stacks, history, tuple(faults))
 
 
@@ -248,19 +301,26 @@ def next_button(button: int, stacks: Sequence[int]) -> int:
 def play_match(game: GameConfig, bots: Sequence[Bot], hands: int, seed: int, *,
                names: Sequence[str] | None = None,
                on_bot_error: Literal["stop", "fold"] = "stop",
-               bot_timeout: float | None = None) -> Iterator[HandResult]:
-    """Play up to `hands` hands, yielding each result as it finishes (a stream).
+               bot_timeout: float | None = None, block: int = 0, permutation: int = 0,
+               directory: Path | None = None, first_button: int | None = None,
+               monitor: CallMonitor | None = None) -> Iterator[HandResult]:
+    """Play up to ``hands`` hands, yielding each result as it finishes (a stream).
 
-    Seat i is bots[i]; hand 0's button is the last seat; the button moves one seat per hand
-    (to the next seat still in, with carry-over stacks). Cards come from
-    deal_cards(seed, hand_number, len(bots)). With game.reset_stacks every hand starts from
-    game.stack; otherwise stacks carry over, busted seats sit out and the match ends when one
-    seat is left. Bots get observe(event) for every public event if they have `observe`.
-    on_bot_error="stop" raises BotError; "fold" records a BotFault and plays check if free,
-    else fold. bot_timeout: seconds per decision; a slower decision is a fault. On Unix, in
-    the main thread, a bot still thinking at the deadline is interrupted; elsewhere the
-    overrun is caught when it returns.
-    It never calls bot.reset(): the caller decides when memory is cleared.
+    Seat i is ``bots[i]``. Hand 0's button is ``first_button`` (default the last seat); it
+    moves one seat per hand (to the next seat still in, with carry-over stacks). Cards come
+    from ``deal_cards(seed, hand_number, len(bots))``. With ``game.reset_stacks`` every hand
+    starts from ``game.stack``; otherwise stacks carry over, busted seats sit out and the
+    match ends when one seat is left.
+
+    Each bot's ``start(BotContext)`` runs before the first hand (its ``directory`` is
+    ``directory / name``, created first, when ``directory`` is given) and ``close()`` after
+    the last; bots with ``observe`` get every public event and their own ``HoleCardsDealt``.
+    ``on_bot_error="stop"`` raises ``BotError`` on a bot's fault; ``"fold"`` records a
+    ``BotFault`` on the hand's result (a fault in ``start`` on the first hand's, in ``close``
+    on the last's) and, for a failed decision, checks if free, else folds. ``bot_timeout`` is
+    seconds per call; in the main thread on Unix a decision still running at the deadline is
+    interrupted. ``monitor`` is told of every bot call (the arena's watchdog). It never calls
+    ``bot.reset()``: the caller decides when memory is cleared.
     """
     n = len(bots)
     if n < 2:
@@ -271,18 +331,70 @@ def play_match(game: GameConfig, bots: Sequence[Bot], hands: int, seed: int, *,
         f"{type(b).__name__}{i}" for i, b in enumerate(bots))
     if len(names) != n:
         raise ValueError(f"expected {n} names, got {len(names)}")
+    if hands <= 0:
+        return
+    guard = _Guard(names, on_bot_error, bot_timeout, monitor)
     observers = _observers(bots)
+    seat_games = [game.copy() for _ in bots]
     stacks = [game.stack] * n
-    button = n - 1
-    for hand_number in range(hands):
-        if game.reset_stacks:
-            stacks = [game.stack] * n
-        if hand_number > 0:
-            button = next_button(button, stacks)
-        if sum(1 for s in stacks if s > 0) < 2:
-            return
-        result = play_hand(game, bots, stacks, button, deal_cards(seed, hand_number, n),
-                           hand_number, names, on_bot_error=on_bot_error,
-                           bot_timeout=bot_timeout, observers=observers)
-        stacks = list(result.stacks)
-        yield result
+    button = n - 1 if first_button is None else first_button
+    with guard.interrupt.installed():
+        faults = _start_bots(guard, bots, seat_games, block, permutation, directory)
+        closed = False
+        try:
+            for hand_number in range(hands):
+                if game.reset_stacks:
+                    stacks = [game.stack] * n
+                if hand_number > 0:
+                    button = next_button(button, stacks)
+                result = play_hand(game, bots, stacks, button,
+                                   deal_cards(seed, hand_number, n), hand_number, names,
+                                   observers=observers, seat_games=seat_games, guard=guard)
+                stacks = list(result.stacks)
+                if hand_number == hands - 1 or (
+                        not game.reset_stacks and sum(1 for s in stacks if s > 0) < 2):
+                    closed = True
+                    faults += _close_bots(guard, bots)
+                if faults:
+                    result = dataclasses.replace(result, faults=(*faults, *result.faults))
+                    faults = []
+                yield result
+                if closed:
+                    return
+        finally:
+            if not closed:  # stopped early (an error, or the reader): still let bots clean up
+                try:
+                    _close_bots(guard, bots)
+                except BotError:
+                    pass
+
+
+def _start_bots(guard: _Guard, bots: Sequence[Bot], seat_games: Sequence[GameConfig],
+                block: int, permutation: int, directory: Path | None) -> list[BotFault]:
+    faults: list[BotFault] = []
+    guard.hand_number = 0
+    for seat, bot in enumerate(bots):
+        start = getattr(bot, "start", None)
+        if start is None:
+            continue
+        where = None
+        if directory is not None:
+            where = Path(directory) / guard.names[seat]
+            where.mkdir(parents=True, exist_ok=True)
+        context = BotContext(seat, guard.names, seat_games[seat], block, permutation, where)
+        _, problem = guard.call(seat, "start()", start, context)
+        if problem is not None:
+            guard.fault(seat, problem, faults)
+    return faults
+
+
+def _close_bots(guard: _Guard, bots: Sequence[Bot]) -> list[BotFault]:
+    faults: list[BotFault] = []
+    for seat, bot in enumerate(bots):
+        close = getattr(bot, "close", None)
+        if close is None:
+            continue
+        _, problem = guard.call(seat, "close()", close)
+        if problem is not None:
+            guard.fault(seat, problem, faults)
+    return faults

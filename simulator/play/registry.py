@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
+from simulator.core.errors import HoldemError
 from simulator.play.protocol import Bot
 
 GROUP = "holdem.bots"
 
 
-class BotSpecError(ValueError):
+class BotSpecError(HoldemError, ValueError):
     """A bot name that cannot be found or parameters its constructor does not take."""
 
 

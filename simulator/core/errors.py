@@ -1,0 +1,29 @@
+"""The one root of every error a user can cause, so callers and the CLI catch one class.
+
+Subclasses keep a second, older base (``ValueError`` for bad values, ``RuntimeError`` for a
+store that does not fit), so code written as ``except ValueError`` goes on working.
+
+>>> from simulator.core.cards import parse_cards
+>>> try:
+...     parse_cards("Zz")
+... except HoldemError as exc:
+...     print(type(exc).__name__, isinstance(exc, ValueError))
+CardError True
+"""
+
+from __future__ import annotations
+
+
+class HoldemError(Exception):
+    """Raised for a user's mistake (a config, a bot spec, cards, a range, a file, a store).
+
+    The ``holdem`` command turns it into one line on stderr and exit code 2.
+    """
+
+
+class CardError(HoldemError, ValueError):
+    """A card, holding or board that cannot be read, or cards repeated where they may not."""
+
+
+class GameError(HoldemError, ValueError):
+    """Game parameters the rules cannot play (blinds, bet sizes, stacks)."""

@@ -1,0 +1,65 @@
+"""``holdem bots``: list the registered bots and the parameters each one takes.
+
+Bots are the ``holdem.bots`` entry points of every installed package; a config names one by
+its short name, or any class by ``module:Class``. ``--json`` prints one object per bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import sys
+from typing import Any
+
+from simulator.play.registry import BotSpecError, registered, resolve
+
+
+def describe(name: str) -> dict[str, Any]:
+    """A bot's path, the first line of its docstring and its parameters with defaults."""
+    out: dict[str, Any] = {"name": name, "path": registered()[name]}
+    try:
+        spec = resolve(name)
+    except BotSpecError as exc:
+        out["error"] = str(exc)
+        return out
+    doc = inspect.getdoc(spec.factory) or ""
+    out["doc"] = doc.splitlines()[0] if doc else ""
+    params = {}
+    try:
+        signature = inspect.signature(spec.factory)
+    except (TypeError, ValueError):
+        signature = None
+    for param in (signature.parameters.values() if signature else ()):
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD) or param.name == "seed":
+            continue
+        default = param.default
+        params[param.name] = None if default is param.empty else (
+            default if isinstance(default, (int, float, str, bool, type(None)))
+            else repr(default))
+    out["params"] = params
+    return out
+
+
+def _line(entry: dict[str, Any]) -> str:
+    if "error" in entry:
+        return f"{entry['name']:<12} {entry['path']}\n{'':<13}cannot load: {entry['error']}"
+    params = ", ".join(f"{k}={v!r}" for k, v in entry["params"].items()) or "(no parameters)"
+    return f"{entry['name']:<12} {entry['doc']}\n{'':<13}{entry['path']}  params: {params}"
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="holdem bots", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="one JSON object per bot")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return 0 if exc.code == 0 else 2
+    for name in sorted(registered()):
+        entry = describe(name)
+        print(json.dumps(entry) if args.json else _line(entry))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
