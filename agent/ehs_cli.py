@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from agent.strength.ehs import ehs_formulas, hand_detail, parse_spot
+from agent.strength.ehs import EHS, hand_detail, parse_spot
 from agent.strength.ranges import WeightsLike, hand_class, to_weights
 from simulator.core.cards import format_cards
 
@@ -92,15 +92,12 @@ def _postflop(args: argparse.Namespace, hole: list[int], board: list[int]) -> di
     weights = _load_weights(args)
     lookahead = 1 if args.lookahead is None else args.lookahead
     detail = hand_detail(hole, board, weights, lookahead)
-    ppot, npot = detail.potentials(args.denominators)
-    hs = detail.hs
-    hs_n = hs ** args.opponents
-    ehs, ehs_opt = ehs_formulas(hs_n, ppot, npot)
+    e = EHS.of(detail, args.opponents, args.denominators)
     out: dict[str, Any] = {
-        "hs": round(hs, DIGITS), "hs_n": round(hs_n, DIGITS),
+        "hs": round(e.hs, DIGITS), "hs_n": round(e.hs_n, DIGITS),
         "ahead": detail.ahead, "tied": detail.tied, "behind": detail.behind,
-        "ppot": round(ppot, DIGITS), "npot": round(npot, DIGITS),
-        "ehs": round(ehs, DIGITS), "ehs_optimistic": round(ehs_opt, DIGITS),
+        "ppot": round(e.ppot, DIGITS), "npot": round(e.npot, DIGITS),
+        "ehs": round(e.ehs, DIGITS), "ehs_optimistic": round(e.ehs_optimistic, DIGITS),
     }
     if detail.hp is not None:
         out["hp"] = [list(row) for row in detail.hp]

@@ -62,7 +62,7 @@ class HandDetail:
 
     @property
     def hs(self) -> float:
-        return (self.ahead + self.tied / 2) / (self.ahead + self.tied + self.behind)
+        return hs_from_sums(self.ahead, self.tied, self.behind)
 
     def potentials(self, denominators: Denominators = "papp") -> tuple[float, float]:
         """``(ppot, npot)`` from the matrix; ``(0.0, 0.0)`` on the river."""
@@ -92,6 +92,17 @@ class EHS:
     npot: float
     opponents: int
 
+    @classmethod
+    def of(cls, detail: HandDetail, opponents: int = 1,
+           denominators: Denominators = "papp") -> EHS:
+        """EHS and its parts from a hand's detail, with ``HS_n = HS ** opponents``."""
+        n = _opponents(opponents)
+        ppot, npot = detail.potentials(denominators)
+        hs = detail.hs
+        hs_n = hs ** n
+        ehs, ehs_opt = ehs_formulas(hs_n, ppot, npot)
+        return cls(ehs, ehs_opt, hs, hs_n, ppot, npot, n)
+
 
 # --- formulas -------------------------------------------------------------------------------
 
@@ -117,6 +128,16 @@ def potentials_from_hp(hp: np.ndarray, denominators: Denominators = "papp"
     npot_num = hp[a, b] + hp[t, b] / 2 + hp[a, t] / 2
     tie_share = total[t] / 2 if denominators == "papp" else total[t]
     return _ratio(ppot_num, total[b] + tie_share), _ratio(npot_num, total[a] + tie_share)
+
+
+def hs_from_sums(ahead: float, tied: float, behind: float) -> float:
+    """HS from the weighted sums of opponent holdings we are ahead of, tied with, behind:
+    ties count half.
+
+    >>> hs_from_sums(628, 9, 444) == (628 + 4.5) / 1081
+    True
+    """
+    return (ahead + tied / 2) / (ahead + tied + behind)
 
 
 def ehs_formulas(hs_n: float, ppot: float, npot: float) -> tuple[float, float]:
@@ -209,8 +230,7 @@ def hand_detail(hole: CardsLike, board: CardsLike, weights: WeightsLike = None,
 def hand_strength(hole: CardsLike, board: CardsLike, weights: WeightsLike = None) -> float:
     """HS against one opponent: ``(ahead + tied / 2) / all``, weighted."""
     _, table, hero = _spot(hole, board)
-    ahead, tied, behind = table.strength_sums(hero, _weights(table, hero, weights))
-    return (ahead + tied / 2) / (ahead + tied + behind)
+    return hs_from_sums(*table.strength_sums(hero, _weights(table, hero, weights)))
 
 
 def hand_potential(hole: CardsLike, board: CardsLike, weights: WeightsLike = None,
@@ -272,8 +292,7 @@ def field_hand_strength(hole: CardsLike, board: CardsLike,
         live = _weights(table, hero, w)
         field += live / live.sum()
     field /= len(weights_per_opponent)
-    ahead, tied, behind = table.strength_sums(hero, field)
-    return ((ahead + tied / 2) / (ahead + tied + behind)) ** len(weights_per_opponent)
+    return hs_from_sums(*table.strength_sums(hero, field)) ** len(weights_per_opponent)
 
 
 def effective_hand_strength(hole: CardsLike, board: CardsLike, weights: WeightsLike = None,
@@ -285,10 +304,4 @@ def effective_hand_strength(hole: CardsLike, board: CardsLike, weights: WeightsL
     >>> [round(x, 6) for x in (e.ppot, e.npot, e.ehs, e.ehs_optimistic)]
     [0.108312, 0.145402, 0.544969, 0.630044]
     """
-    n = _opponents(opponents)
-    detail = hand_detail(hole, board, weights, lookahead)
-    ppot, npot = detail.potentials(denominators)
-    hs = detail.hs
-    hs_n = hs ** n
-    ehs, ehs_opt = ehs_formulas(hs_n, ppot, npot)
-    return EHS(ehs, ehs_opt, hs, hs_n, ppot, npot, n)
+    return EHS.of(hand_detail(hole, board, weights, lookahead), opponents, denominators)
