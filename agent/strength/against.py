@@ -1,0 +1,109 @@
+"""Our strength against the live opponents' own weight arrays, for one decision.
+
+With one weight array per opponent, HS against the table is the product of the HS against
+each (DESIGN.md section 5, HS_n with per-opponent weights), and the potential is taken
+against Loki's field array (each opponent's weights normalised, then averaged), which costs
+one hand-potential pass however many opponents there are. EHS and EHS' follow from those.
+
+``restricted`` gives the strength against only the stronger part of each range, the hands
+that would call a bet (the rest fold): see :func:`top_share`.
+
+>>> import numpy as np
+>>> from simulator.core.cards import parse_cards
+>>> s = strength_against(parse_cards("AdQc"), parse_cards("3h4cJh"), [np.ones(1326)])
+>>> round(s.hs_n, 6), round(s.ppot, 6), round(s.ehs, 6)
+(0.585106, 0.108312, 0.544969)
+>>> s2 = strength_against(parse_cards("AdQc"), parse_cards("3h4cJh"), [np.ones(1326)] * 2)
+>>> round(s2.hs_n, 6) == round(0.585106 ** 2, 6)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from agent.strength.board_table import BoardTable, board_table
+from agent.strength.ehs import EHS, ehs_formulas, hs_from_sums, potentials_from_hp
+from agent.strength.errors import RangeError
+from simulator.core.cards import HOLDING_INDEX
+
+
+@dataclass(frozen=True)
+class TableStrength:
+    """Our strength against every live opponent at once (weights per opponent)."""
+
+    hs: tuple[float, ...]  # against each opponent
+    hs_n: float  # the product: we must beat them all
+    ppot: float  # against the field array
+    npot: float
+    ehs: float
+    ehs_optimistic: float
+
+    def as_ehs(self) -> EHS:
+        return EHS(self.ehs, self.ehs_optimistic, float(np.mean(self.hs)), self.hs_n,
+                   self.ppot, self.npot, len(self.hs))
+
+
+def _live(table: BoardTable, hero: int, weights: np.ndarray) -> np.ndarray:
+    w = table.effective_weights(weights, hero)
+    if not w.sum() > 0:
+        # an opponent whose every holding is ruled out: fall back to a uniform range
+        w = table.effective_weights(None, hero)
+    return w
+
+
+def strength_against(hole: Sequence[int], board: Sequence[int],
+                     weights: Sequence[np.ndarray], lookahead: int = 1) -> TableStrength:
+    """HS per opponent, HS_n, and PPOT/NPOT against the field, with ``lookahead`` cards
+    (capped by the cards to come; none on the river)."""
+    if not weights:
+        raise RangeError("strength_against needs the weights of at least one opponent")
+    table = board_table(board)
+    hero = int(HOLDING_INDEX[hole[0], hole[1]])
+    live = [_live(table, hero, w) for w in weights]
+    hs = tuple(hs_from_sums(*table.strength_sums(hero, w)) for w in live)
+    hs_n = float(np.prod(hs))
+    look = min(lookahead, table.cards_to_come)
+    ppot = npot = 0.0
+    if look:
+        field = sum(w / w.sum() for w in live) / len(live)
+        ppot, npot = potentials_from_hp(table.hp_matrix(hero, field, look))
+    ehs, ehs_opt = ehs_formulas(hs_n, ppot, npot)
+    return TableStrength(hs, hs_n, ppot, npot, ehs, ehs_opt)
+
+
+def top_share(weights: np.ndarray, values: np.ndarray, keep: float) -> np.ndarray:
+    """The weights of the strongest holdings (by ``values``) that hold the share ``keep`` of
+    the weight mass; the rest set to 0. The boundary holding keeps the fraction that fills
+    the share exactly, so the mass kept is ``keep`` of the total.
+
+    >>> w = np.array([1.0, 1.0, 1.0, 1.0]); v = np.array([0.1, 0.9, 0.5, 0.7])
+    >>> top_share(w, v, 0.5).tolist()
+    [0.0, 1.0, 0.0, 1.0]
+    >>> top_share(w, v, 0.625).tolist()
+    [0.0, 1.0, 0.5, 1.0]
+    """
+    keep = min(max(keep, 0.0), 1.0)
+    order = np.argsort(-values, kind="stable")
+    mass = weights[order]
+    total = float(mass.sum())
+    if total <= 0 or keep >= 1.0:
+        return weights.copy()
+    cum = np.cumsum(mass)
+    target = keep * total
+    kept = np.clip(target - (cum - mass), 0.0, mass)
+    out = np.zeros_like(weights)
+    out[order] = kept
+    return out
+
+
+def hs_against(hole: Sequence[int], board: Sequence[int],
+               weights: Sequence[np.ndarray]) -> float:
+    """HS_n only (the product over opponents), for ranges narrowed to their callers."""
+    table = board_table(board)
+    hero = int(HOLDING_INDEX[hole[0], hole[1]])
+    return float(np.prod([hs_from_sums(*table.strength_sums(hero, _live(table, hero, w)))
+                          for w in weights]))
