@@ -20,15 +20,14 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from simulator.arena.validation import KEY as _KEY
+from simulator.arena.validation import ValidationInputError, read_yaml, validation_message
 from simulator.core.errors import HoldemError
 from simulator.core.game import DEFAULT_CAP, GameConfig
 
 MAX_SEATS = 10
-# Marks a model-level message that starts with the key it is about, to join to the path.
-_KEY = "@"
 _NAME = re.compile(r"^[A-Za-z0-9_.+-]{1,40}$")
 
 
@@ -158,42 +157,6 @@ class TournamentConfig(_Strict):
         return data
 
 
-def _path(loc: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part not in ("function-after", "function-before") and not part.startswith(
-                ("literal[", "function-")):
-            out += f".{part}" if out else str(part)
-    return out or "(top level)"
-
-
-def _describe(err: dict[str, Any]) -> str:
-    """``path: what was expected, got what`` for one pydantic error."""
-    path = _path(err["loc"])
-    kind, msg, value, ctx = err["type"], err["msg"], err.get("input"), err.get("ctx") or {}
-    if kind == "missing":
-        return f"{path}: expected a value, the key is missing"
-    if kind == "extra_forbidden":
-        return f"{path}: unknown key"
-    if kind == "value_error":
-        text = msg.removeprefix("Value error, ")
-        if text.startswith(_KEY):  # a model-level check naming its own key
-            key, _, rest = text[len(_KEY):].partition(": ")
-            path = key if path == "(top level)" else f"{path}.{key}"
-            text = rest
-        return f"{path}: {text}"
-    if kind in ("too_short", "too_long"):
-        bound = "at least" if kind == "too_short" else "at most"
-        limit = ctx.get("min_length", ctx.get("max_length"))
-        return f"{path}: expected {bound} {limit} items, got {ctx.get('actual_length')}"
-    shown = repr(value)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
-    return f"{path}: expected {msg.removeprefix('Input should be ').rstrip('.')}, got {shown}"
-
-
 def parse_config(data: Any, source: str = "config") -> TournamentConfig:
     """Validate a mapping (from YAML) into a config; ``ConfigError`` names the first problem."""
     if not isinstance(data, dict):
@@ -202,9 +165,7 @@ def parse_config(data: Any, source: str = "config") -> TournamentConfig:
     try:
         cfg = TournamentConfig.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise ConfigError(f"{source}: {_describe(err)}{more}") from None
+        raise ConfigError(validation_message(exc, source)) from None
     try:
         cfg.game_config()
     except ValueError as exc:  # GameConfig's own checks; its messages name the key
@@ -214,16 +175,8 @@ def parse_config(data: Any, source: str = "config") -> TournamentConfig:
 
 def load_config(path: str | Path) -> TournamentConfig:
     """Read and validate a YAML config file; ``ConfigError`` for anything wrong with it."""
-    path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"{path}: not valid YAML{where}: {problem}") from None
+        data = read_yaml(path)
+    except ValidationInputError as exc:
+        raise ConfigError(str(exc)) from None
     return parse_config(data, str(path))

@@ -1,0 +1,94 @@
+"""Reading YAML parameter files and turning pydantic's errors into one line naming the key.
+
+Every typed settings file of the project (tournament configs, agent parameters) is read with
+:func:`read_yaml` and validated by a pydantic model; :func:`validation_message` says which key
+is wrong and what was expected, so a typo never silently falls back to a default.
+
+>>> from pydantic import BaseModel, ConfigDict, ValidationError
+>>> class Selector(BaseModel):
+...     model_config = ConfigDict(extra="forbid", strict=True)
+...     temperature: float = 0.1
+>>> try:
+...     Selector.model_validate({"temprature": 0.5})
+... except ValidationError as exc:
+...     print(validation_message(exc, "agent.yaml"))
+agent.yaml: temprature: unknown key
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from simulator.core.errors import HoldemError
+
+KEY = "@"
+"""Marks a model-level message that starts with the key it is about, to join to the path."""
+
+
+class ValidationInputError(HoldemError, ValueError):
+    """A settings file that cannot be read as YAML."""
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part not in ("function-after", "function-before") and not part.startswith(
+                ("literal[", "function-")):
+            out += f".{part}" if out else str(part)
+    return out or "(top level)"
+
+
+def _describe(err: dict[str, Any]) -> str:
+    """``path: what was expected, got what`` for one pydantic error."""
+    path = _path(err["loc"])
+    kind, msg, value, ctx = err["type"], err["msg"], err.get("input"), err.get("ctx") or {}
+    if kind == "missing":
+        return f"{path}: expected a value, the key is missing"
+    if kind == "extra_forbidden":
+        return f"{path}: unknown key"
+    if kind == "value_error":
+        text = msg.removeprefix("Value error, ")
+        if text.startswith(KEY):  # a model-level check naming its own key
+            key, _, rest = text[len(KEY):].partition(": ")
+            path = key if path == "(top level)" else f"{path}.{key}"
+            text = rest
+        return f"{path}: {text}"
+    if kind in ("too_short", "too_long"):
+        bound = "at least" if kind == "too_short" else "at most"
+        limit = ctx.get("min_length", ctx.get("max_length"))
+        return f"{path}: expected {bound} {limit} items, got {ctx.get('actual_length')}"
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return f"{path}: expected {msg.removeprefix('Input should be ').rstrip('.')}, got {shown}"
+
+
+def validation_message(exc: ValidationError, source: str) -> str:
+    """``source: path: what was expected, got what`` for the first error, and how many more."""
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return f"{source}: {_describe(exc.errors()[0])}{more}"
+
+
+def read_yaml(path: str | Path) -> Any:
+    """The data of a YAML file; ``ValidationInputError`` names the file and the problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValidationInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValidationInputError(f"{path}: not UTF-8 text ({exc.reason} at byte "
+                                   f"{exc.start})") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ValidationInputError(f"{path}: not valid YAML{where}: {problem}") from None
