@@ -35,12 +35,14 @@ The parameters come from two sources (DESIGN.md section 7):
 A hand-computed case, heads-up on the river: the pot is 10 with a bet of 2 to call, we win
 60% of showdowns. Calling is worth 0.6 * 12 - 2 = 5.2:
 
+>>> from agent.params import load_agent_params
+>>> params = load_agent_params().evaluation
 >>> spot = Spot(pot=10, to_call=2, our_bet=0, stack=100, street=3, is_limit=True,
 ...             bet_unit=2, future_unit=2, opponent_calls=(0,), opponent_stacks=(98,))
 >>> call = Candidate.call(spot)
 >>> p = heuristic_params(spot, call, p_win=0.6, p_called=0.6,
 ...                      opponents=(OpponentTendency(0.5, 0.3, 0.2),),
-...                      params=EvaluationParams())
+...                      params=params)
 >>> round(p.value, 6)
 5.2
 """
@@ -50,7 +52,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -63,27 +65,29 @@ CandidateKind = Literal["fold", "check", "call", "bet", "raise"]
 
 
 class EvaluationParams(BaseModel):
-    """Parameters of E(t); every default is proposed here (the seed report fixes none)."""
+    """Parameters of E(t), all proposed here (the seed report fixes none); their values live in
+    ``configs/agents/default.yaml``."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    chain_threshold: int = Field(20, ge=1)
+    chain_threshold: int = Field(ge=1)
     """Chains that must match before the chain store is used at all."""
-    chain_prior: float = Field(10.0, ge=0)
+    chain_prior: float = Field(ge=0)
     """Pseudo-observations of the heuristic that chain counts are blended with."""
-    shown_prior: float = Field(10.0, ge=0)
+    shown_prior: float = Field(ge=0)
     """Pseudo-observations of our own win probability blended with the showdown evidence."""
-    shown_scale: float = Field(0.12, gt=0)
+    shown_scale: float = Field(gt=0)
     """Logistic scale of "our strength minus their mean shown strength" -> win probability."""
-    future_bet_rate: float = Field(0.6, ge=0, le=3)
+    future_bet_rate: float = Field(ge=0, le=3)
     """Bets (future units) each player still in puts in per betting round still to come."""
-    hf_given_bet_behind: float = Field(0.8, ge=0, le=1)
+    hf_given_bet_behind: float = Field(ge=0, le=1)
     """Chance that we give up when we face a bet later while behind."""
-    call_margin: float = Field(0.1, gt=0, le=1)
+    call_margin: float = Field(gt=0, le=1)
     """Width of the soft pot-odds threshold by which we decide to call a later bet."""
-    size_fold_exponent: float = Field(0.5, ge=0, le=3)
+    size_fold_exponent: float = Field(ge=0, le=3)
     """No-limit: how much more often opponents fold to bigger bets (0: not at all)."""
-    nolimit_sizes: tuple[float, ...] = (0.5, 1.0, 2.0)
+    nolimit_sizes: Annotated[tuple[Annotated[float, Field(gt=0)], ...],
+                             Field(strict=False, min_length=1)]
     """No-limit bet and raise sizes in pots (an all-in is always a candidate too)."""
 
 

@@ -10,7 +10,7 @@ randomness comes from the generator the bot passes in, so matches replay exactly
 
 >>> import numpy as np
 >>> rng = np.random.default_rng(1)
->>> params = SelectorParams()
+>>> params = SelectorParams(method="softmax", temperature=0.15, continued_aggression=0.5)
 >>> choose([0.0, -1.0, -2.0], [False, False, True], free_check=None, scale=2.0,
 ...        params=params, rng=rng, continuing=False)   # nothing positive: fold (index 0)
 0
@@ -30,14 +30,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class SelectorParams(BaseModel):
-    """How E turns into a choice; the defaults are proposed here."""
+    """How E turns into a choice (values proposed here, in ``configs/agents/default.yaml``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    method: Literal["softmax", "proportional"] = "softmax"
-    temperature: float = Field(0.15, gt=0)
+    method: Literal["softmax", "proportional"]
+    temperature: float = Field(gt=0)
     """Softmax temperature in units of the decision's chip scale."""
-    continued_aggression: float = Field(0.5, ge=0)
+    continued_aggression: float = Field(ge=0)
     """Extra weight of a bet when we were the last aggressor of the previous round."""
 
 
@@ -46,7 +46,8 @@ def selection_weights(values: Sequence[float], aggressive: Sequence[bool], scale
     """Unnormalised choice weights: 0 for every candidate whose E is not positive.
 
     >>> selection_weights([1.0, 3.0, -1.0], [False, True, True], 1.0,
-    ...                   SelectorParams(method="proportional"), continuing=False).tolist()
+    ...                   SelectorParams(method="proportional", temperature=1.0,
+    ...                                  continued_aggression=0.0), continuing=False).tolist()
     [1.0, 3.0, 0.0]
     """
     e = np.asarray(values, dtype=np.float64)
