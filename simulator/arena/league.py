@@ -1,0 +1,197 @@
+"""``holdem league CONFIG.yaml``: every bot of a panel against every other, and the crosstable.
+
+A league config is a run config whose ``seats`` are replaced by ``bots``, the panel (two or
+more, each ``{name, bot, params}``). Every pair plays its own match, heads-up, with the game,
+hands, blocks, seed, duplicate and workers of the config, into
+``OUTPUT/pairs/<a>-vs-<b>/`` (a normal run dir: ``holdem plot`` and ``--resume`` work on it).
+When all pairs are done the league writes ``crosstable.csv`` (one row per ordered pair: the
+row bot's win rate against the column bot with its 95% interval, and per bot its mean over
+its opponents) and ``crosstable.png`` (a heat map with the intervals written in). ``--resume``
+continues every pair where it stopped; ``--force`` starts over.
+
+Pairs are independent matches, so the interval of a bot's mean over its k opponents is
+``sqrt(sum of squared standard errors) / k`` with the normal quantile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulator.arena.config import ConfigError, TournamentConfig, parse_config
+from simulator.arena.results import ResultsError
+from simulator.arena.validation import ValidationInputError, read_yaml
+
+PAIRS_DIR = "pairs"
+CSV_FILE = "crosstable.csv"
+PLOT_FILE = "crosstable.png"
+Z975 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Cell:
+    """The row bot's result against the column bot, in the run's unit per hand."""
+
+    row: str
+    column: str
+    mean: float
+    stderr: float | None
+    ci95: tuple[float, float] | None
+    hands: int
+
+
+def pair_configs(data: dict[str, Any], source: str) -> list[TournamentConfig]:
+    """One heads-up config per unordered pair of the panel, validated like any run config."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a mapping of keys (game, bots, hands, ...)")
+    bots = data.get("bots")
+    if not isinstance(bots, list) or len(bots) < 2:
+        raise ConfigError(f"{source}: bots: expected a list of at least 2 bots")
+    if "seats" in data:
+        raise ConfigError(f"{source}: seats: unknown key in a league (the panel is 'bots')")
+    out_dir = Path(str((data.get("output") or {}).get("dir", "results/league"))).expanduser()
+    configs = []
+    for i, a in enumerate(bots):
+        for b in bots[i + 1:]:
+            pair = {k: v for k, v in data.items() if k != "bots"}
+            pair["seats"] = [a, b]
+            names = [s.get("name") if isinstance(s, dict) else None for s in (a, b)]
+            pair["output"] = {**(data.get("output") or {}),
+                              "dir": str(out_dir / PAIRS_DIR / f"{names[0]}-vs-{names[1]}")}
+            configs.append(parse_config(pair, f"{source} (pair {names[0]} vs {names[1]})"))
+    return configs
+
+
+def cells_of(summary_players: dict[str, Any], a: str, b: str) -> list[Cell]:
+    """Both ordered cells of one pair's summary."""
+    out = []
+    for row, column in ((a, b), (b, a)):
+        p = summary_players[row]
+        ci = tuple(p["ci95"]) if p.get("ci95") else None
+        out.append(Cell(row, column, float(p["mean"]), p.get("stderr"), ci, int(p["hands"])))
+    return out
+
+
+def overall(cells: list[Cell], bot: str) -> Cell:
+    """A bot's mean over its opponents, with the interval of a mean of independent results."""
+    mine = [c for c in cells if c.row == bot]
+    mean = sum(c.mean for c in mine) / len(mine)
+    errors = [c.stderr for c in mine]
+    stderr = (math.sqrt(sum(e * e for e in errors)) / len(mine)
+              if all(e is not None for e in errors) else None)
+    ci = None if stderr is None else (mean - Z975 * stderr, mean + Z975 * stderr)
+    return Cell(bot, "(mean)", mean, stderr, ci, sum(c.hands for c in mine))
+
+
+def crosstable_csv(cells: list[Cell], bots: list[str], unit: str) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["row", "column", "mean", "ci_low", "ci_high", "stderr", "hands", "unit"])
+    for cell in [*cells, *(overall(cells, b) for b in bots)]:
+        low, high = cell.ci95 if cell.ci95 else ("", "")
+        writer.writerow([cell.row, cell.column, f"{cell.mean:.6f}",
+                         low if low == "" else f"{low:.6f}",
+                         high if high == "" else f"{high:.6f}",
+                         "" if cell.stderr is None else f"{cell.stderr:.6f}", cell.hands, unit])
+    return buf.getvalue()
+
+
+def draw_crosstable(cells: list[Cell], bots: list[str], unit: str, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    k = len(bots)
+    grid = np.full((k, k + 1), np.nan)
+    text = [["" for _ in range(k + 1)] for _ in range(k)]
+    for cell in [*cells, *(overall(cells, b) for b in bots)]:
+        i = bots.index(cell.row)
+        j = k if cell.column == "(mean)" else bots.index(cell.column)
+        grid[i, j] = cell.mean
+        half = "" if cell.ci95 is None else f"\n±{(cell.ci95[1] - cell.ci95[0]) / 2:.3f}"
+        text[i][j] = f"{cell.mean:+.3f}{half}"
+    bound = float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0
+    fig, ax = plt.subplots(figsize=(1.4 * (k + 1) + 2, 1.0 * k + 2), dpi=110)
+    ax.imshow(grid, cmap="RdYlGn", vmin=-bound, vmax=bound)
+    for i in range(k):
+        for j in range(k + 1):
+            if text[i][j]:
+                ax.text(j, i, text[i][j], ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(k + 1), [*bots, "mean"], rotation=30, ha="right")
+    ax.set_yticks(range(k), bots)
+    short = "SB" if unit == "small_bets" else "bb"
+    ax.set_title(f"Row bot's win rate against the column bot, {short}/hand (95% CI)")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def run_league(config_path: str | Path, *, resume: bool = False, force: bool = False,
+               workers: int | None = None, quiet: bool = False) -> list[Cell]:
+    """Play every pair (or continue them) and write the crosstable; returns its cells."""
+    from simulator.arena.tournament import check_bots, run_tournament
+
+    try:
+        data = read_yaml(config_path)
+    except ValidationInputError as exc:
+        raise ConfigError(str(exc)) from None
+    configs = pair_configs(data, str(config_path))
+    if workers is not None:
+        if workers < 1:
+            raise ConfigError(f"--workers: expected >= 1, got {workers}")
+        configs = [c.model_copy(update={"workers": workers}) for c in configs]
+    for config in configs:  # every seat of every pair, before any pair plays
+        check_bots(config)
+    bots = [s["name"] for s in data["bots"]]
+    cells: list[Cell] = []
+    for config in configs:
+        a, b = config.names
+        if not quiet:
+            print(f"league: {a} vs {b} -> {config.output.dir}", flush=True)
+        summary = run_tournament(config, resume=resume, force=force, progress=None
+                                 if not quiet else False)
+        cells += cells_of(summary.players, a, b)
+    out_dir = Path(configs[0].output.dir).parents[1]
+    unit = configs[0].unit
+    (out_dir / CSV_FILE).write_text(crosstable_csv(cells, bots, unit), encoding="utf-8")
+    draw_crosstable(cells, bots, unit, out_dir / PLOT_FILE)
+    return cells
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="holdem league", description=__doc__.split("\n\n")[0])
+    parser.add_argument("config", help="a league config: a run config with 'bots' for 'seats'")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--resume", action="store_true", help="continue every pair's run")
+    mode.add_argument("--force", action="store_true", help="start every pair over")
+    parser.add_argument("--workers", type=int, metavar="N", help="override workers")
+    parser.add_argument("--quiet", action="store_true")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return 0 if exc.code == 0 else 2
+    from simulator.arena.tournament import TournamentError
+
+    try:
+        cells = run_league(args.config, resume=args.resume, force=args.force,
+                           workers=args.workers, quiet=args.quiet)
+    except (ConfigError, ResultsError) as exc:
+        print(f"holdem league: {exc}", file=sys.stderr)
+        return 2
+    except TournamentError as exc:
+        print(f"holdem league: {exc}", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        width = max(len(c.row) for c in cells)
+        for cell in cells:
+            ci = "" if cell.ci95 is None else f" [{cell.ci95[0]:+.4f}, {cell.ci95[1]:+.4f}]"
+            print(f"{cell.row:<{width}} vs {cell.column:<{width}} {cell.mean:+.4f}{ci}")
+    return 0
