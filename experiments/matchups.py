@@ -1,0 +1,122 @@
+"""Shared pieces of the strength experiments: build a run config, play it, collect the result.
+
+Every experiment is a set of ordinary tournaments (``run_tournament``), each in its own run
+dir under ``results/experiments/<experiment>/`` (big, not committed), resumable with
+``--resume``; the small tables and plots it derives go to ``experiments/results/``
+(committed). Blocks are at least 2,000 deals: a block is the span of a bot's memory, and the
+opponent models need time to learn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulator.arena.config import parse_config
+from simulator.arena.tournament import Summary, run_tournament
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "experiments" / "results"
+RUNS = ROOT / "results" / "experiments"
+
+HEADS_UP_LIMIT = {"variant": "limit", "blinds": [1, 2], "small_bet": 2, "stack": 2000,
+                  "reset_stacks": True}
+"""Heads-up fixed-limit: blinds 1/2, bets 2/4, stacks deep enough never to bind."""
+SIXMAX_NOLIMIT = {"variant": "nolimit", "blinds": [1, 2], "stack": 200, "reset_stacks": True}
+"""Six-max no-limit, 100 big blinds reset every hand."""
+SIXMAX_LIMIT = {"variant": "limit", "blinds": [1, 2], "small_bet": 2, "stack": 2000,
+                "reset_stacks": True}
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    bot: str
+    params: dict[str, Any] | None = None
+
+    def as_config(self) -> dict[str, Any]:
+        return {"name": self.name, "bot": self.bot, "params": dict(self.params or {})}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One player's result in one run, in the run's unit per hand."""
+
+    run: str
+    player: str
+    mean: float
+    ci95: tuple[float, float]
+    hands: int
+    seconds: float
+    summary: dict[str, Any]
+
+    @property
+    def half_width(self) -> float:
+        return (self.ci95[1] - self.ci95[0]) / 2
+
+
+def play(experiment: str, run: str, seats: Sequence[Seat], game: dict[str, Any], *,
+         deals: int, block_size: int, seed: int, workers: int, resume: bool,
+         duplicate: bool = True, bot_timeout: float | None = 60.0) -> Summary:
+    """Play (or, with ``resume``, continue) one run and return its summary."""
+    out = RUNS / experiment / run
+    config = parse_config({
+        "game": game, "seats": [s.as_config() for s in seats], "hands": deals,
+        "block_size": block_size, "seed": seed, "duplicate": duplicate, "workers": workers,
+        "on_bot_error": "stop", "bot_timeout": bot_timeout,
+        "output": {"dir": str(out), "plots": True}}, f"{experiment}/{run}")
+    return run_tournament(config, resume=resume, force=not resume, progress=False)
+
+
+def outcome(run: str, summary: Summary, player: str, seconds: float) -> Outcome:
+    p = summary.players[player]
+    return Outcome(run, player, p["mean"], tuple(p["ci95"]), p["hands"], seconds,
+                   summary.data)
+
+
+def timed_play(experiment: str, run: str, seats: Sequence[Seat], game: dict[str, Any],
+               player: str, **kwargs: Any) -> Outcome:
+    start = time.perf_counter()
+    summary = play(experiment, run, seats, game, **kwargs)
+    result = outcome(run, summary, player, time.perf_counter() - start)
+    print(f"{run:<28} {player}: {result.mean:+.4f} [{result.ci95[0]:+.4f}, "
+          f"{result.ci95[1]:+.4f}] over {result.hands} hands ({result.seconds:.0f} s)",
+          flush=True)
+    return result
+
+
+def write_table(name: str, header: Sequence[str], rows: Sequence[Sequence[Any]],
+                notes: Sequence[str] = ()) -> Path:
+    """A Markdown table (and its rows as JSON) in experiments/results/."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    lines = [f"| {' | '.join(header)} |", f"|{'---|' * len(header)}"]
+    lines += [f"| {' | '.join(str(x) for x in row)} |" for row in rows]
+    text = "\n".join([*lines, "", *notes]) + "\n"
+    path = RESULTS / f"{name}.md"
+    path.write_text(text, encoding="utf-8")
+    (RESULTS / f"{name}.json").write_text(json.dumps(
+        [dict(zip(header, map(str, row), strict=True)) for row in rows], indent=2) + "\n",
+        encoding="utf-8")
+    print(text)
+    return path
+
+
+def fmt(mean: float, ci: tuple[float, float]) -> str:
+    return f"{mean:+.3f} [{ci[0]:+.3f}, {ci[1]:+.3f}]"
+
+
+def arguments(description: str, deals: int, block_size: int = 2000,
+              seed: int = 101) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--deals", type=int, default=deals, help=f"deals per run ({deals})")
+    parser.add_argument("--block-size", type=int, default=block_size)
+    parser.add_argument("--seed", type=int, default=seed,
+                        help="report seeds; tuning used other seeds (see README)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--resume", action="store_true", help="continue interrupted runs")
+    return parser
