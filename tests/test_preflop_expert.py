@@ -22,13 +22,16 @@ from agent.preflop.params import (
 )
 from agent.preflop.situation import read_situation
 from agent.strength.ranges import HAND_CLASSES, class_holdings
-from simulator.core.actions import ActionKind
+from simulator.core.actions import Action, ActionKind
 from simulator.core.cards import holding_cards, parse_cards
 from simulator.core.errors import HoldemError
 from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.state import HandState
 from simulator.core.streets import Street
+from simulator.play.baseline import RandomBot
+from simulator.play.match import play_match
+from simulator.play.protocol import BaseBot
 
 LIMIT = GameConfig(variant="limit", blinds=(1, 2))
 NOLIMIT = GameConfig(variant="nolimit", blinds=(1, 2), stack=200)
@@ -401,3 +404,32 @@ def test_bad_parameter_files_are_refused(tmp_path: Path) -> None:
     good.write_text(yaml.safe_dump(_with(("tightness",), "tight")))
     assert load_preflop_params(good).tightness == "tight"
     assert load_preflop_params(RAW) == load_preflop_params(DEFAULT_PARAMS_FILE)
+
+
+# --- in play ----------------------------------------------------------------------------------
+
+
+class _PreflopBot(BaseBot):
+    """The expert before the flop, a caller after it: enough to play whole matches."""
+
+    def __init__(self, seed: int) -> None:
+        self.expert = PreflopExpert(params(tightness="loose"))
+        self.rng = np.random.default_rng(seed)
+        self.strategies: list[str] = []
+
+    def act(self, observation: Observation) -> Action:
+        if observation.street is not Street.PREFLOP:
+            return Action.call()
+        decision = self.expert.decide(observation, self.rng)
+        self.strategies.append(decision.strategy)
+        return decision.action
+
+
+@pytest.mark.parametrize("game", [LIMIT, NOLIMIT], ids=["limit", "nolimit"])
+@pytest.mark.parametrize("seats", [2, 6, 10])
+def test_whole_matches_without_an_illegal_action(game: GameConfig, seats: int) -> None:
+    bots = [_PreflopBot(s) for s in range(seats - 1)] + [RandomBot(seed=99)]
+    results = list(play_match(game, bots, hands=150, seed=seats, on_bot_error="stop"))
+    assert len(results) == 150
+    played = [s for b in bots[:-1] for s in b.strategies]
+    assert {"make0", "make2", "make4"} <= set(played)  # the rules do play out, not one branch

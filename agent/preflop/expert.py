@@ -1,5 +1,8 @@
-"""The pre-flop expert: Loki's rules on the income-rate tables (Papp 1998 section 6.1 and
-appendix B; Pena 1999 section 3.1; DESIGN.md section 9).
+"""The pre-flop expert: Loki's rules on the income-rate tables (DESIGN.md section 9).
+
+Sources: Papp 1998 (MSc thesis, U. Alberta), section 6.1 and appendix B; L. Pena's MSc thesis
+(U. Alberta, 1999), its pages on Loki's pre-flop and post-flop strategies, cited by address:
+webdocs.cs.ualberta.ca/~jonathan/PREVIOUS/Grad/pena/node21.html and node24.html.
 
 **Choosing a strategy.** At its first pre-flop decision of a hand the expert reads the
 situation (``agent.preflop.situation``: position, expected players, bets), picks the income-rate
@@ -23,9 +26,9 @@ Call1      call (complete the small blind) if facing at most 1 bet; else call on
            ``voluntary``, else fold (never raises)
 Make1      the same as Call1 (in the small blind they differ only in their thresholds): it
            calls one bet but folds to two, unless it already put chips in this round
-           (Loki's post-flop Make1 exception, Pena 1999 section 3.2.2)
+           (Loki-1's post-flop exception, Pena node24)
 Call2      call if facing at most 2 bets; else call only if ``voluntary``, else fold
-Make2      raise if ``B < 2`` (only the blinds are in), else call (Pena 1999 section 3.1)
+Make2      raise if ``B < 2`` (only the blinds are in), else call (Pena node21)
 Make4      raise while ``B`` is below the cap (limit: the game's cap, or ``make4_bets``
            without one; no-limit: ``make4_bets``), else call
 =========  ==================================================================================
