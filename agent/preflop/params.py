@@ -7,7 +7,7 @@ the wrong type are refused with a message that names the key's path, as match co
 >>> params = load_preflop_params(DEFAULT_PARAMS_FILE)
 >>> params.tightness, params.thresholds.moderate.ir4.make2
 ('loose', Line(base=200, increment=25))
->>> bad = {**_raw(DEFAULT_PARAMS_FILE), "tightnes": "loose"}
+>>> bad = {**read_yaml(DEFAULT_PARAMS_FILE), "tightnes": "loose"}
 >>> load_preflop_params(bad)
 Traceback (most recent call last):
 ...
@@ -20,12 +20,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import ConfigDict, Field, Strict, TypeAdapter, ValidationError
 from pydantic.dataclasses import dataclass
 
 from agent.preflop.errors import PreflopParamsError
-from simulator.arena.config import _describe
+from simulator.arena.validation import ValidationInputError, read_yaml, validation_message
 
 DEFAULT_PARAMS_FILE = Path(__file__).resolve().parents[2] / "configs" / "agents" / "preflop.yaml"
 
@@ -130,31 +129,17 @@ class PreflopParams:
 _ADAPTER = TypeAdapter(PreflopParams)
 
 
-def _message(err: Any) -> str:
-    if err["type"] == "unexpected_keyword_argument":  # a dataclass's name for an extra key
-        err = {**err, "type": "extra_forbidden"}
-    return _describe(err)
-
-
-def _raw(path: str | Path) -> Any:
-    path = Path(path)
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PreflopParamsError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise PreflopParamsError(f"{path}: not valid YAML: {exc}") from None
-
-
 def load_preflop_params(source: str | Path | Mapping[str, Any]) -> PreflopParams:
     """Parameters from a YAML file or a mapping; ``PreflopParamsError`` names a bad key."""
     name = "preflop params" if isinstance(source, Mapping) else str(source)
-    data = source if isinstance(source, Mapping) else _raw(source)
+    try:
+        data = source if isinstance(source, Mapping) else read_yaml(source)
+    except ValidationInputError as exc:
+        raise PreflopParamsError(str(exc)) from None
     if not isinstance(data, Mapping):
         raise PreflopParamsError(f"{name}: expected a mapping of keys (tightness, thresholds, "
                                  f"...), got {type(data).__name__}")
     try:
         return _ADAPTER.validate_python(dict(data))
     except ValidationError as exc:
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise PreflopParamsError(f"{name}: {_message(exc.errors()[0])}{more}") from None
+        raise PreflopParamsError(validation_message(exc, name)) from None

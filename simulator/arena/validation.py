@@ -50,7 +50,7 @@ def _describe(err: dict[str, Any]) -> str:
     kind, msg, value, ctx = err["type"], err["msg"], err.get("input"), err.get("ctx") or {}
     if kind == "missing":
         return f"{path}: expected a value, the key is missing"
-    if kind == "extra_forbidden":
+    if kind in ("extra_forbidden", "unexpected_keyword_argument"):  # the latter: dataclasses
         return f"{path}: unknown key"
     if kind == "value_error":
         text = msg.removeprefix("Value error, ")
