@@ -184,20 +184,20 @@ def test_intervals_cover_a_known_mean_at_the_stated_rate(blocks: int) -> None:
 @pytest.mark.slow
 def test_identical_bots_intervals_cover_zero() -> None:
     """Two copies of one bot heads-up, no duplicate: the true difference is zero. 300 matches
-    of 10 blocks; coverage of 0 by the raw and the luck-adjusted 95% intervals within
-    +-0.04 (binomial sd 0.0126 at 300)."""
+    of 20 blocks of 10 deals; coverage of 0 by the raw and the luck-adjusted 95% intervals
+    within +-0.04 (binomial sd 0.0126 at 300)."""
     from simulator.arena.config import parse_config
     from simulator.arena.summary import summarise
     from simulator.arena.tournament import play_block
 
-    reps, blocks = 300, 10
+    reps, blocks = 300, 20
     raw_in = adjusted_in = reduction = 0.0
     for seed in range(reps):
         config = parse_config({
             "game": {"variant": "limit", "blinds": [1, 2], "small_bet": 2},
             "seats": [{"name": n, "bot": "random",
                        "params": {"fold": 0.15, "call": 0.5, "raise": 0.35}} for n in "ab"],
-            "hands": 20 * blocks, "block_size": 20, "seed": seed, "duplicate": False,
+            "hands": 10 * blocks, "block_size": 10, "seed": seed, "duplicate": False,
             "luck_samples": 30, "output": {"dir": "unused", "plots": False}})
         lines = []
         for b in range(blocks):
@@ -212,4 +212,4 @@ def test_identical_bots_intervals_cover_zero() -> None:
         reduction += a.luck_adjusted.variance_reduction / reps
     assert 0.91 <= raw_in / reps <= 0.99
     assert 0.91 <= adjusted_in / reps <= 0.99
-    assert reduction > 0.2  # luck is most of a random bot's variance
+    assert reduction > 0.2  # luck is much of a random bot's variance: ~0.36 measured
