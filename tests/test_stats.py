@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from simulator.arena.stats import (
+    Adjusted,
     Stat,
     cross_fitted_coefficients,
     luck_adjusted,
@@ -121,6 +122,12 @@ def test_under_three_blocks_the_adjusted_figures_are_the_raw_ones() -> None:
     assert (one.coefficient, one.variance_reduction, one.narrowed) == (None, None, None)
 
 
+def test_blocks_without_hands_have_no_figures() -> None:
+    empty = Stat(0, None, None, None)
+    assert luck_adjusted(np.zeros(4), np.zeros(4), np.zeros(4)) == Adjusted(empty, None, None)
+    assert luck_adjusted(np.zeros(2), np.zeros(2), np.zeros(2)) == Adjusted(empty, None, None)
+
+
 def test_no_luck_means_no_adjustment() -> None:
     totals, counts = np.array([4.0, -2.0, 1.0, 3.0]), np.array([5, 5, 5, 5])
     adjusted = luck_adjusted(totals, np.zeros(4), counts)
@@ -130,7 +137,7 @@ def test_no_luck_means_no_adjustment() -> None:
 
 def test_cross_fitting_keeps_the_adjusted_mean_unbiased() -> None:
     """Results with a luck-squared term (zero mean): a coefficient fitted on all blocks then
-    correlates with the blocks' luck and biases the mean by ~0.13; cross-fitted it does not."""
+    correlates with the blocks' luck and biases the mean by ~0.25; cross-fitted it does not."""
     rng = np.random.default_rng(1)
     blocks, size, reps, mean, gamma = 4, 10, 4000, 0.5, 0.5
     counts = np.full(blocks, size)

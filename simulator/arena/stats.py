@@ -211,7 +211,8 @@ def luck_adjusted(totals: np.ndarray, luck: np.ndarray, counts: np.ndarray) -> A
                         None if raw.stderr is None else 0.0)
     coefficients = cross_fitted_coefficients(totals, luck, counts)
     stat = ratio_stats(totals - coefficients * luck, counts, fitted=1)
-    assert raw.stderr is not None and stat.stderr is not None
+    if raw.stderr is None or stat.stderr is None:  # no hands at all
+        return Adjusted(stat, None, None)
     # equal block means leave nothing to reduce (and the coefficient is then 0)
     reduction = 1.0 - (stat.stderr / raw.stderr) ** 2 if raw.stderr > 0 else None
     return Adjusted(stat, regression_coefficient(totals, luck, counts), reduction)

@@ -224,8 +224,8 @@ def _cell(cell: Any, where: str) -> Totals:
     if not isinstance(cell, list) or len(cell) != 3:
         raise SummaryError(f"{where}: expected [hands, net, luck], got {cell!r}"[:200])
     data = dict(zip(("hands", "net", "luck"), cell, strict=True))
-    return Totals(_field(data, "hands", int, where, ": "), _field(data, "net", float, where, ": "),
-                  _field(data, "luck", float, where, ": "))
+    return Totals(_field(data, "hands", int, where), _field(data, "net", float, where),
+                  _field(data, "luck", float, where))
 
 
 def _fault_of(fault: Any, name: str) -> int:
