@@ -8,6 +8,7 @@ import pytest
 
 from simulator.arena.config import ConfigError, parse_config
 from simulator.arena.results import load_hands
+from simulator.arena.stats import regression_coefficient
 from simulator.arena.tournament import (
     TournamentError,
     derive_seed,
@@ -129,8 +130,13 @@ def test_summary_core_keys_and_units(tmp_path: Path) -> None:
     # the means are the chips in hands.csv over the small bet
     table = load_hands(tmp_path / "out")
     assert data["players"]["c"]["mean"] == pytest.approx(table.net[:, 1].sum() / 2 / 720)
-    assert data["players"]["c"]["luck_adjusted"]["mean"] == pytest.approx(
-        (table.net[:, 1] - table.luck[:, 1]).sum() / 2 / 720)
+    # luck-adjusted: each block's luck times the coefficient fitted on the other blocks
+    net, luck = (np.array([x[table.block == b, 1].sum() / 2 for b in range(3)])
+                 for x in (table.net, table.luck))
+    hands = np.full(3, 240)
+    adjusted = sum(net[b] - luck[b] * regression_coefficient(
+        np.delete(net, b), np.delete(luck, b), np.delete(hands, b)) for b in range(3)) / 720
+    assert data["players"]["c"]["luck_adjusted"]["mean"] == pytest.approx(adjusted)
 
 
 def test_carry_over_stacks_end_blocks_when_one_player_is_left(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Results of a run on disk, and their statistics over independent blocks.
+"""Results of a run on disk: the output dir's files, appending blocks, resume, reading back.
 
 An output dir holds:
 
@@ -10,16 +10,8 @@ An output dir holds:
 * ``blocks.jsonl``: one line per finished block, written after its hands, with per-player
   totals (hands, net, luck, and the same per position). A block is finished when its line is
   there: rows of a block without a line are an interrupted block, dropped on resume;
-* ``summary.json``: the statistics (:func:`summarise`), written at the end of a run.
-
-Statistics: a block (all its duplicate permutations together) is one sample. The mean per hand
-is total net / hands; its standard error is the ratio estimator's over blocks, which equals the
-plain standard error of block means when blocks are equally long. The 95% interval uses
-Student's t with blocks - 1 degrees of freedom under 30 blocks, the normal quantile from 30 on.
-
->>> s = ratio_stats(np.array([10.0, -2.0, 4.0]), np.array([10, 10, 10]))
->>> s.hands, round(s.mean, 3), round(s.stderr, 3), [round(x, 3) for x in s.ci95]
-(30, 0.4, 0.346, [-1.09, 1.89])
+* ``summary.json``: the statistics (:func:`simulator.arena.summary.summarise`, over blocks as
+  :mod:`simulator.arena.stats` describes), written at the end of a run.
 """
 
 from __future__ import annotations
@@ -27,9 +19,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,65 +39,9 @@ PLOT_FILES = ("cumulative.png", "winrates.png")
 # Everything a run writes; --force removes exactly these, never anything else in the dir.
 RUN_FILES = (RUN_FILE, HANDS_FILE, BLOCKS_FILE, SUMMARY_FILE, HISTORY_FILE, *PLOT_FILES)
 
-# Student's t 0.975 quantiles for 1..29 degrees of freedom (a test recomputes them).
-T975 = (12.706204736, 4.302652730, 3.182446305, 2.776445105, 2.570581836, 2.446911851,
-        2.364624252, 2.306004135, 2.262157163, 2.228138852, 2.200985160, 2.178812830,
-        2.160368656, 2.144786688, 2.131449546, 2.119905299, 2.109815578, 2.100922040,
-        2.093024054, 2.085963447, 2.079613845, 2.073873068, 2.068657610, 2.063898562,
-        2.059538553, 2.055529439, 2.051830516, 2.048407142, 2.045229642)
-Z975 = 1.959963984540054
-T_BLOCKS = 30
-
 
 class ResultsError(HoldemError, RuntimeError):
     """An output dir that cannot be used as asked (holds results, or another run's)."""
-
-
-def quantile975(blocks: int) -> float:
-    """The two-sided 95% quantile for an interval over ``blocks`` samples.
-
-    >>> quantile975(5), quantile975(30)
-    (2.776445105, 1.959963984540054)
-    """
-    if blocks < 2:
-        raise ValueError("an interval needs at least 2 blocks")
-    return T975[blocks - 2] if blocks < T_BLOCKS else Z975
-
-
-# --- statistics ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Stat:
-    """Mean per hand with its standard error and 95% interval (None with fewer than 2 blocks)."""
-
-    hands: int
-    mean: float | None
-    stderr: float | None
-    ci95: tuple[float, float] | None
-
-    def as_dict(self, with_hands: bool = True) -> dict[str, Any]:
-        out: dict[str, Any] = {"hands": self.hands} if with_hands else {}
-        out.update(mean=self.mean, stderr=self.stderr,
-                   ci95=None if self.ci95 is None else list(self.ci95))
-        return out
-
-
-def ratio_stats(totals: np.ndarray, counts: np.ndarray) -> Stat:
-    """Mean of ``totals / counts`` pooled over blocks, with the ratio estimator's error."""
-    totals = np.asarray(totals, dtype=np.float64)
-    counts = np.asarray(counts, dtype=np.int64)
-    hands = int(counts.sum())
-    if hands == 0:
-        return Stat(0, None, None, None)
-    mean = float(totals.sum() / hands)
-    blocks = len(totals)
-    if blocks < 2:
-        return Stat(hands, mean, None, None)
-    resid = totals - mean * counts
-    stderr = math.sqrt(blocks / (blocks - 1) * float(np.dot(resid, resid))) / hands
-    half = quantile975(blocks) * stderr
-    return Stat(hands, mean, stderr, (mean - half, mean + half))
 
 
 # --- one block's results ------------------------------------------------------------------------
@@ -371,74 +306,3 @@ def load_hands(out_dir: Path) -> HandTable:
     ints = data[:, : 4 + 2 * p].astype(np.int64)
     return HandTable(names, ints[:, 0], ints[:, 1], ints[:, 2], ints[:, 3],
                      ints[:, 4: 4 + p], ints[:, 4 + p: 4 + 2 * p], data[:, 4 + 2 * p:])
-
-
-# --- the summary --------------------------------------------------------------------------------
-
-
-def _player_arrays(blocks: Sequence[dict[str, Any]], name: str, key: str) -> np.ndarray:
-    return np.array([b["players"][name][key] for b in blocks], dtype=np.float64)
-
-
-def summarise(blocks: Iterable[dict[str, Any]], names: Sequence[str], *, unit: str,
-              unit_chips: int, big_blind: int) -> dict[str, Any]:
-    """The core of ``summary.json`` from finished blocks' lines (any order: sorted here).
-
-    ``mean``, ``stderr`` and ``ci95`` are in ``unit`` per hand the player played; the luck
-    corrected estimate is beside them, never instead of them.
-    """
-    blocks = sorted(blocks, key=lambda b: b["block"])
-    players: dict[str, Any] = {}
-    for name in names:
-        hands = _player_arrays(blocks, name, "hands")
-        net = _player_arrays(blocks, name, "net")
-        luck = _player_arrays(blocks, name, "luck")
-        raw = ratio_stats(net / unit_chips, hands)
-        adjusted = ratio_stats((net - luck) / unit_chips, hands)
-        entry = raw.as_dict()
-        entry["luck_adjusted"] = adjusted.as_dict(with_hands=False)
-        per_bb = unit_chips / big_blind
-        entry["bb_per_100"] = None if raw.mean is None else raw.mean * per_bb * 100
-        entry["mbb_per_hand"] = None if raw.mean is None else raw.mean * per_bb * 1000
-        labels = sorted({lab for b in blocks for lab in b["players"][name]["positions"]},
-                        key=_position_order)
-        entry["positions"] = {}
-        for label in labels:
-            cells = [b["players"][name]["positions"].get(label, [0, 0, 0.0]) for b in blocks]
-            counts = np.array([c[0] for c in cells])
-            entry["positions"][label] = ratio_stats(
-                np.array([c[1] for c in cells], dtype=np.float64) / unit_chips, counts).as_dict()
-        entry["faults"] = sum(1 for b in blocks for f in b.get("faults", [])
-                              if f.startswith(f"{name} "))
-        players[name] = entry
-    return {"unit": unit, "deals": int(sum(b["deals"] for b in blocks)), "blocks": len(blocks),
-            "players": players}
-
-
-def _position_order(label: str) -> tuple[int, str]:
-    order = {"SB": 0, "BB": 1, "UTG": 2, "CO": 20, "BTN": 21}
-    return (order.get(label, 3 + int(label[4:]) if label.startswith("UTG+") else 19), label)
-
-
-def format_table(summary: dict[str, Any], big_blind_per_unit: float) -> str:
-    """A readable table of the summary: unit per hand, bb/100 and mbb/hand, luck-adjusted."""
-    unit = summary["unit"]
-    short = "SB/h" if unit == "small_bets" else "bb/h"
-    head = (f"{'player':<14}{'hands':>9}  {short + ' (95% CI)':<32}{'bb/100':>9}{'mbb/h':>9}"
-            f"  {'luck-adjusted ' + short + ' (95% CI)':<36}")
-    lines = [f"{summary['deals']} deals in {summary['blocks']} blocks; unit: {unit} per hand",
-             head, "-" * len(head)]
-
-    def cell(d: dict[str, Any]) -> str:
-        if d["mean"] is None:
-            return "-"
-        if d["ci95"] is None:
-            return f"{d['mean']:+.4f} (1 block: no CI)"
-        return f"{d['mean']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]"
-
-    for name, p in summary["players"].items():
-        bb100 = "-" if p["mean"] is None else f"{p['mean'] * big_blind_per_unit * 100:+.1f}"
-        mbb = "-" if p["mean"] is None else f"{p['mean'] * big_blind_per_unit * 1000:+.0f}"
-        lines.append(f"{name:<14}{p['hands']:>9}  {cell(p):<32}{bb100:>9}{mbb:>9}  "
-                     f"{cell(p['luck_adjusted']):<36}")
-    return "\n".join(lines)

@@ -41,9 +41,8 @@ from simulator.arena.results import (
     BlockRecord,
     ResultsError,
     RunStore,
-    format_table,
-    summarise,
 )
+from simulator.arena.summary import RunInfo, RunSummary, format_table, summarise
 from simulator.play.registry import BotSpecError, build, check_params, resolve
 
 _LUCK_TAG = 0x1C4  # keeps the luck generator's stream apart from every other derived seed
@@ -255,20 +254,25 @@ def _ray_block(config: TournamentConfig, block: int, keep: bool) -> BlockOutcome
 
 @dataclass(frozen=True)
 class Summary:
-    """The result of a run: ``data`` is exactly what ``summary.json`` holds.
+    """The result of a run: ``record`` is the typed summary, ``data`` its ``summary.json``.
 
-    ``players[name]`` has ``hands``, ``mean``, ``stderr``, ``ci95`` (in ``unit`` per hand),
-    ``luck_adjusted`` and a ``positions`` breakdown.
+    ``players[name]`` is the player's ``summary.json`` entry: ``hands``, ``mean``,
+    ``stderr``, ``ci95`` (in ``unit`` per hand), ``luck_adjusted`` and ``positions``; the
+    typed form is ``record.player(name)``.
     """
 
-    data: dict[str, Any]
+    record: RunSummary
     out_dir: Path
     play_seconds: float = 0.0
     luck_seconds: float = 0.0
 
     @property
+    def data(self) -> dict[str, Any]:
+        return self.record.to_dict()
+
+    @property
     def unit(self) -> str:
-        return self.data["unit"]
+        return self.record.unit
 
     @property
     def players(self) -> dict[str, Any]:
@@ -276,14 +280,14 @@ class Summary:
 
     @property
     def deals(self) -> int:
-        return self.data["deals"]
+        return self.record.deals
 
     @property
     def blocks(self) -> int:
-        return self.data["blocks"]
+        return self.record.blocks
 
     def table(self) -> str:
-        return format_table(self.data, self.data["big_blinds_per_unit"])
+        return format_table(self.record)
 
 
 def package_version() -> str:
@@ -381,31 +385,27 @@ def run_tournament(config: TournamentConfig, *, resume: bool = False, force: boo
         raise TournamentError(f"bot failure in {failure}; the finished blocks stay in "
                               f"{str(out_dir)!r}")
     summary = _summary(config, store)
-    store.write_summary(summary.data)
+    store.write_summary(summary.to_dict())
     if config.output.plots:
         from simulator.arena.plots import draw
 
         draw(out_dir)
     if echo is not None:
-        echo(summary.table())
-    return Summary(summary.data, out_dir, play_seconds, luck_seconds)
+        echo(format_table(summary))
+    return Summary(summary, out_dir, play_seconds, luck_seconds)
 
 
-def _summary(config: TournamentConfig, store: RunStore) -> Summary:
-    game = config.game_config()
-    core = summarise(store.read_blocks(), config.names, unit=config.unit,
-                     unit_chips=config.unit_chips, big_blind=game.big_blind)
-    core["big_blinds_per_unit"] = config.unit_chips / game.big_blind
-    core["duplicate"] = config.duplicate
-    core["permutations"] = len(permutations(len(config.seats), config.duplicate))
-    core["luck_method"] = ("equity x pot - contribution at each board event (flop, turn, "
-                           "river); exact with <= 2 cards to come, else Monte Carlo "
-                           f"({config.luck_samples} runouts)") if config.luck else None
-    core["faults"] = sum(p["faults"] for p in core["players"].values())
-    core["seed"] = config.seed
-    core["version"] = package_version()
-    core["config"] = config.result_key()
-    return Summary(core, store.dir)
+def _summary(config: TournamentConfig, store: RunStore) -> RunSummary:
+    luck_method = ("equity x pot - contribution at each board event (flop, turn, river); "
+                   "exact with <= 2 cards to come, else Monte Carlo "
+                   f"({config.luck_samples} runouts)") if config.luck else None
+    run = RunInfo(duplicate=config.duplicate,
+                  permutations=len(permutations(len(config.seats), config.duplicate)),
+                  luck_method=luck_method, seed=config.seed, version=package_version(),
+                  config=config.result_key())
+    return summarise(store.read_blocks(), config.names, unit=config.unit,
+                     unit_chips=config.unit_chips, big_blind=config.game_config().big_blind,
+                     run=run)
 
 
 __all__ = ["BlockOutcome", "ResultsError", "Summary", "TournamentError", "derive_seed",

@@ -1,0 +1,341 @@
+"""The typed summary of a run: what ``summary.json`` holds, and the table ``holdem run`` prints.
+
+:func:`summarise` reads finished blocks' lines (``blocks.jsonl``, checked here: a corrupt line
+is a :class:`SummaryError` naming the block and the key, never a ``KeyError``) and computes
+every player's raw and luck-adjusted statistics (:mod:`simulator.arena.stats`), overall and per
+position. The records are frozen; :meth:`RunSummary.to_dict` gives the ``summary.json`` form
+with the keys in the order they have always had:
+
+``unit, deals, blocks, players, big_blinds_per_unit[, duplicate, permutations, luck_method,
+faults, seed, version, config]`` (the bracketed ones with the run's :class:`RunInfo`), and per
+player ``hands, mean, stderr, ci95, luck_adjusted, bb_per_100, mbb_per_hand, positions,
+faults``. ``luck_adjusted`` holds ``mean, stderr, ci95, coefficient, variance_reduction``, and
+every position has ``hands, mean, stderr, ci95, luck_adjusted``.
+
+Faults are counted per player: a block's ``faults`` list holds records (dicts with a ``name``
+key) or, in runs written before they were records, text starting with the player's name.
+
+>>> line = {"block": 0, "deals": 2, "faults": [{"name": "a", "message": "boom"}],
+...         "players": {"a": {"hands": 2, "net": 6, "luck": 1.0, "positions": {}},
+...                     "b": {"hands": 2, "net": -6, "luck": -1.0, "positions": {}}}}
+>>> s = summarise([line], ["a", "b"], unit="big_blinds", unit_chips=2, big_blind=2)
+>>> a = s.player("a")
+>>> a.raw.mean, a.bb_per_100, a.mbb_per_hand, a.faults, s.faults
+(1.5, 150.0, 1500.0, 1, 1)
+>>> list(s.to_dict())
+['unit', 'deals', 'blocks', 'players', 'big_blinds_per_unit']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simulator.arena.config import MAX_SEATS
+from simulator.arena.stats import MIN_FIT_BLOCKS, Adjusted, Stat, luck_adjusted, ratio_stats
+from simulator.core.errors import HoldemError
+from simulator.core.frozen import FrozenMap
+from simulator.core.positions import position_labels
+
+
+class SummaryError(HoldemError, ValueError):
+    """Block results that cannot be summarised (a corrupt or foreign ``blocks.jsonl``)."""
+
+
+# --- the records --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Raw and luck-adjusted statistics of one player, overall or in one position."""
+
+    raw: Stat
+    luck_adjusted: Adjusted
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.raw.as_dict(), "luck_adjusted": self.luck_adjusted.as_dict()}
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """One player's figures in the run's unit per hand, and their big-blind forms."""
+
+    name: str
+    figures: Figures
+    big_blinds_per_unit: float
+    positions: FrozenMap[str, Figures]
+    faults: int
+
+    @property
+    def raw(self) -> Stat:
+        return self.figures.raw
+
+    @property
+    def luck_adjusted(self) -> Adjusted:
+        return self.figures.luck_adjusted
+
+    @property
+    def bb_per_100(self) -> float | None:
+        """Big blinds per 100 hands (the one place that converts from the run's unit)."""
+        mean = self.raw.mean
+        return None if mean is None else mean * self.big_blinds_per_unit * 100
+
+    @property
+    def mbb_per_hand(self) -> float | None:
+        """Milli-big-blinds per hand: ``bb_per_100 * 10``."""
+        bb100 = self.bb_per_100
+        return None if bb100 is None else bb100 * 10
+
+    def as_dict(self) -> dict[str, Any]:
+        out = self.figures.as_dict()
+        out.update(bb_per_100=self.bb_per_100, mbb_per_hand=self.mbb_per_hand,
+                   positions={label: f.as_dict() for label, f in self.positions.items()},
+                   faults=self.faults)
+        return out
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """What the run was: the keys of ``summary.json`` beside the statistics."""
+
+    duplicate: bool
+    permutations: int
+    luck_method: str | None
+    seed: int
+    version: str
+    config: Mapping[str, Any]  # the settings that decide the results (``result_key``)
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """The statistics of a run's finished blocks, and (from a run) what the run was."""
+
+    unit: str
+    deals: int
+    blocks: int
+    players: FrozenMap[str, PlayerSummary]
+    big_blinds_per_unit: float
+    run: RunInfo | None = None
+
+    @property
+    def faults(self) -> int:
+        return sum(p.faults for p in self.players.values())
+
+    def player(self, name: str) -> PlayerSummary:
+        return self.players[name]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``summary.json`` form (plain JSON types, no NaN or infinity)."""
+        out: dict[str, Any] = {
+            "unit": self.unit, "deals": self.deals, "blocks": self.blocks,
+            "players": {name: p.as_dict() for name, p in self.players.items()},
+            "big_blinds_per_unit": self.big_blinds_per_unit}
+        if self.run is not None:
+            out.update(duplicate=self.run.duplicate, permutations=self.run.permutations,
+                       luck_method=self.run.luck_method, faults=self.faults,
+                       seed=self.run.seed, version=self.run.version,
+                       config=_plain(self.run.config))
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+# --- block lines, checked -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Sums over some hands of one player: hands, net chips, luck chips."""
+
+    hands: int
+    net: float
+    luck: float
+
+
+@dataclass(frozen=True)
+class BlockTotals:
+    """One finished block's line, checked: per player its totals, overall and per position."""
+
+    block: int
+    deals: int
+    players: FrozenMap[str, Totals]
+    positions: FrozenMap[str, FrozenMap[str, Totals]]
+    faults: FrozenMap[str, int]
+
+
+def parse_block(line: Any, names: Sequence[str]) -> BlockTotals:
+    """Check one ``blocks.jsonl`` line against the run's players; :class:`SummaryError` if bad.
+
+    >>> parse_block({"block": 0, "deals": 1, "players": {}}, ["a"])
+    Traceback (most recent call last):
+    ...
+    simulator.arena.summary.SummaryError: block 0: players.a: missing
+    """
+    where = f"block {line.get('block')!r}" if isinstance(line, dict) else "a block line"
+    block = _field(line, "block", int, where)
+    where = f"block {block}"
+    players = _field(line, "players", dict, where)
+    totals: dict[str, Totals] = {}
+    positions: dict[str, FrozenMap[str, Totals]] = {}
+    for name in names:
+        entry = _field(players, name, dict, where, "players.")
+        key = f"players.{name}."
+        totals[name] = Totals(_field(entry, "hands", int, where, key),
+                              _field(entry, "net", float, where, key),
+                              _field(entry, "luck", float, where, key))
+        cells = _field(entry, "positions", dict, where, key)
+        positions[name] = FrozenMap({label: _cell(cell, f"{where}: {key}positions.{label}")
+                                     for label, cell in cells.items()})
+    faults = line.get("faults", [])
+    if not isinstance(faults, list):
+        raise SummaryError(f"{where}: faults: expected a list, got {type(faults).__name__}")
+    return BlockTotals(block, _field(line, "deals", int, where), FrozenMap(totals),
+                       FrozenMap(positions),
+                       FrozenMap({n: sum(_fault_of(f, n) for f in faults) for n in names}))
+
+
+def _field(data: Any, key: str, kind: type, where: str, prefix: str = "") -> Any:
+    if not isinstance(data, dict):
+        raise SummaryError(f"{where}: {prefix.rstrip('.') or 'line'}: expected an object, "
+                           f"got {data!r}"[:200])
+    if key not in data:
+        raise SummaryError(f"{where}: {prefix}{key}: missing")
+    value = data[key]
+    ok = isinstance(value, kind) if kind is not float else isinstance(value, (int, float))
+    if isinstance(value, bool) or not ok or (kind is float and not math.isfinite(value)):
+        expected = {int: "an integer", float: "a finite number", dict: "an object"}[kind]
+        raise SummaryError(f"{where}: {prefix}{key}: expected {expected}, got {value!r}"[:200])
+    if kind is int and value < 0:
+        raise SummaryError(f"{where}: {prefix}{key}: expected >= 0, got {value}")
+    return float(value) if kind is float else value
+
+
+def _cell(cell: Any, where: str) -> Totals:
+    if not isinstance(cell, list) or len(cell) != 3:
+        raise SummaryError(f"{where}: expected [hands, net, luck], got {cell!r}"[:200])
+    data = dict(zip(("hands", "net", "luck"), cell, strict=True))
+    return Totals(_field(data, "hands", int, where), _field(data, "net", float, where),
+                  _field(data, "luck", float, where))
+
+
+def _fault_of(fault: Any, name: str) -> int:
+    """1 if ``fault`` is ``name``'s: a record's ``name`` key, or old text "name (seat ...".
+
+    >>> _fault_of({"name": "a", "seat": 0}, "a"), _fault_of("a (seat 0): boom", "a")
+    (1, 1)
+    >>> _fault_of("ab (seat 0): boom", "a"), _fault_of({"name": "ab"}, "a")
+    (0, 0)
+    """
+    if isinstance(fault, dict):
+        return int(fault.get("name") == name)
+    return int(isinstance(fault, str) and fault.startswith(f"{name} "))
+
+
+# --- the summary --------------------------------------------------------------------------------
+
+
+def parse_blocks(lines: Iterable[Any], names: Sequence[str]) -> list[BlockTotals]:
+    """Checked block lines, sorted by block; a block that appears twice is refused."""
+    blocks = sorted((parse_block(line, names) for line in lines), key=lambda b: b.block)
+    for before, after in zip(blocks, blocks[1:], strict=False):
+        if before.block == after.block:
+            raise SummaryError(f"block {after.block} appears more than once in the results")
+    return blocks
+
+
+def summarise(lines: Iterable[Any], names: Sequence[str], *, unit: str, unit_chips: int,
+              big_blind: int, run: RunInfo | None = None) -> RunSummary:
+    """The statistics of finished blocks' lines (any order), per player.
+
+    Means are in ``unit`` per hand the player played (``unit_chips`` chips each).
+    """
+    return summarise_blocks(parse_blocks(lines, names), names, unit=unit,
+                            unit_chips=unit_chips, big_blind=big_blind, run=run)
+
+
+def summarise_blocks(blocks: Sequence[BlockTotals], names: Sequence[str], *, unit: str,
+                     unit_chips: int, big_blind: int, run: RunInfo | None = None) -> RunSummary:
+    """:func:`summarise` of blocks already checked by :func:`parse_blocks`."""
+    per_bb = unit_chips / big_blind
+    empty = Totals(0, 0.0, 0.0)
+    players = {}
+    for name in names:
+        labels = sorted({lab for b in blocks for lab in b.positions[name]}, key=_position_order)
+        players[name] = PlayerSummary(
+            name, _figures([b.players[name] for b in blocks], unit_chips), per_bb,
+            FrozenMap({label: _figures([b.positions[name].get(label, empty) for b in blocks],
+                                       unit_chips) for label in labels}),
+            sum(b.faults[name] for b in blocks))
+    return RunSummary(unit, sum(b.deals for b in blocks), len(blocks), FrozenMap(players),
+                      per_bb, run)
+
+
+def _figures(totals: Sequence[Totals], unit_chips: int) -> Figures:
+    hands = np.array([t.hands for t in totals], dtype=np.float64)
+    net = np.array([t.net for t in totals], dtype=np.float64) / unit_chips
+    luck = np.array([t.luck for t in totals], dtype=np.float64) / unit_chips
+    return Figures(ratio_stats(net, hands), luck_adjusted(net, luck, hands))
+
+
+# every label of every table size, in the order round the table from the small blind
+_POSITIONS = position_labels(MAX_SEATS)
+
+
+def _position_order(label: str) -> tuple[int, str]:
+    return (_POSITIONS.index(label) if label in _POSITIONS else len(_POSITIONS), label)
+
+
+# --- the printed table --------------------------------------------------------------------------
+
+
+def format_table(summary: RunSummary) -> str:
+    """A readable table: unit per hand, bb/100 and mbb/hand, luck-adjusted beside the raw.
+
+    Below it, a note for every player whose luck adjustment did not narrow the interval.
+    """
+    short = "SB/h" if summary.unit == "small_bets" else "bb/h"
+    head = (f"{'player':<14}{'hands':>9}  {short + ' (95% CI)':<32}{'bb/100':>9}{'mbb/h':>9}"
+            f"  {'luck-adjusted ' + short + ' (95% CI)':<36}")
+    lines = [f"{summary.deals} deals in {summary.blocks} blocks; unit: {summary.unit} per hand",
+             head, "-" * len(head)]
+    for name, p in summary.players.items():
+        bb100 = "-" if p.bb_per_100 is None else f"{p.bb_per_100:+.1f}"
+        mbb = "-" if p.mbb_per_hand is None else f"{p.mbb_per_hand:+.0f}"
+        lines.append(f"{name:<14}{p.raw.hands:>9}  {_cell_text(p.raw):<32}{bb100:>9}{mbb:>9}  "
+                     f"{_cell_text(p.luck_adjusted.stat):<36}")
+    lines += _adjustment_notes(summary)
+    return "\n".join(lines)
+
+
+def _cell_text(stat: Stat) -> str:
+    if stat.mean is None:
+        return "-"
+    if stat.ci95 is None:
+        return f"{stat.mean:+.4f} (no CI: too few blocks)"
+    return f"{stat.mean:+.4f} [{stat.ci95[0]:+.4f}, {stat.ci95[1]:+.4f}]"
+
+
+def _adjustment_notes(summary: RunSummary) -> list[str]:
+    if summary.run is not None and summary.run.luck_method is None:
+        return []  # luck was not measured: the adjusted column repeats the raw one
+    if 0 < summary.blocks < MIN_FIT_BLOCKS:
+        return [f"note: the luck adjustment needs {MIN_FIT_BLOCKS} blocks to fit its "
+                f"coefficient; with {summary.blocks} it repeats the raw figures"]
+    notes = []
+    for name, p in summary.players.items():
+        adjusted = p.luck_adjusted
+        if adjusted.narrowed is False:
+            assert adjusted.variance_reduction is not None
+            notes.append(f"note: the luck adjustment did not narrow {name}'s interval "
+                         f"(variance {-adjusted.variance_reduction:+.0%}); read the raw one")
+    return notes
