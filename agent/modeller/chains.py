@@ -140,7 +140,8 @@ class ChainAnswer:
     shown: int
 
     @staticmethod
-    def empty(level: int = 0) -> ChainAnswer:
+    def empty(level: int = LEVELS - 1) -> ChainAnswer:
+        """Nothing matched (by default even at the most relaxed level)."""
         none = EndingStats(0, 0.0, 0.0)
         return ChainAnswer(0, level, none, none, none, None, 0)
 

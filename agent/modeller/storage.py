@@ -76,9 +76,10 @@ def save(path: str | Path, data: ModelData) -> None:
 
 def _read(path: Path) -> dict[str, np.ndarray]:
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            if not isinstance(archive, np.lib.npyio.NpzFile):
-                raise ModelFileError(f"{path}: not an opponent model (a bare array)")
+        archive = np.load(path, allow_pickle=False)
+        if not isinstance(archive, np.lib.npyio.NpzFile):
+            raise ModelFileError(f"{path}: not an opponent model (a bare array)")
+        with archive:
             return {name: archive[name] for name in archive.files}
     except FileNotFoundError:
         raise ModelFileError(f"{path}: no such model file") from None
