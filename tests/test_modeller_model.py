@@ -251,7 +251,7 @@ def test_bad_files_give_clear_errors(tmp_path: Path) -> None:
     rewrite(good, tmp_path / "noheader.npz", lambda n, d: None if n == "header.npy" else d)
     cases["noheader.npz"] = "no header"
     rewrite(good, tmp_path / "missing.npz",
-            lambda n, d: None if n == "generic.counts.npy" else d)
+            lambda n, d: None if n == "generic.ints.npy" else d)
     cases["missing.npz"] = "checksum"
     np.save(tmp_path / "bare.npy", np.arange(3))
     cases["bare.npy"] = "bare array"
@@ -265,8 +265,8 @@ def test_bad_files_give_clear_errors(tmp_path: Path) -> None:
     # a loaded store is checked too: a damaged tree with a matching checksum is refused
     from agent.modeller.chains import ChainStore
     fields = m.generic.arrays()
-    fields["parent"] = fields["parent"].copy()
-    fields["parent"][-1] = len(fields["parent"])
+    fields["ints"] = fields["ints"].copy()
+    fields["ints"][-1, 3] = len(fields["ints"])  # the last node's parent: a later node
     with pytest.raises(ModelFileError, match="parent"):
         ChainStore.from_arrays(fields, 10**6, 0.8, "here")
 

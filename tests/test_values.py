@@ -9,7 +9,12 @@ import pytest
 from treys import Evaluator
 
 from agent.strength.ehs import effective_hand_strength, hand_detail
-from agent.strength.values import board_values, clear_board_values, ehs_prime_values
+from agent.strength.values import (
+    board_values,
+    clear_board_values,
+    ehs_prime_values,
+    hand_strengths_of,
+)
 from simulator.core.cards import HOLDINGS, clashing_holdings, parse_cards, to_treys
 
 TREYS = Evaluator()
@@ -110,3 +115,14 @@ def test_vectors_are_shared_read_only_and_keyed_by_the_sorted_board() -> None:
 def test_bad_boards_are_refused_with_a_clear_error(board: list[int]) -> None:
     with pytest.raises(ValueError, match="bad board"):
         board_values(board)
+
+
+def test_strengths_of_a_few_holdings_match_the_vector_and_refuse_clashes() -> None:
+    board = random_board(11, 5)
+    live = np.flatnonzero(~clashing_holdings(board))
+    picked = live[::97].tolist()
+    assert hand_strengths_of(board, picked) == pytest.approx(board_values(board).hs[picked],
+                                                             abs=1e-12)
+    clash = int(np.flatnonzero(clashing_holdings(board))[0])
+    with pytest.raises(ValueError, match="clashes"):
+        hand_strengths_of(board, [clash])

@@ -148,89 +148,85 @@ class ChainAnswer:
 
 # --- kernels --------------------------------------------------------------------------------
 
+# Each node is one row of an int32 array and one row of a float64 array (few arrays, so that
+# a call into the kernels costs little).
+TOKEN, CHILD, SIBLING, PARENT, COUNT, SHOWN_N = 0, 1, 2, 3, 4, 7  # COUNT..COUNT+2: endings
+INT_COLUMNS = 8
+POT, BETS, SHOWN = 0, 3, 6  # POT..POT+2 and BETS..BETS+2: per ending
+FLOAT_COLUMNS = 7
+
 
 @numba.njit(cache=True, nogil=True)
-def _child(token: np.ndarray, child: np.ndarray, sibling: np.ndarray, node: int, t: int) -> int:
-    c = child[node]
-    while c != -1 and token[c] != t:
-        c = sibling[c]
+def _child(ints: np.ndarray, node: int, t: int) -> int:
+    c = ints[node, CHILD]
+    while c != -1 and ints[c, TOKEN] != t:
+        c = ints[c, SIBLING]
     return c
 
 
 @numba.njit(cache=True, nogil=True)
-def _insert(token: np.ndarray, child: np.ndarray, sibling: np.ndarray, parent: np.ndarray,
-            counts: np.ndarray, pots: np.ndarray, bets: np.ndarray, shown: np.ndarray,
-            shown_n: np.ndarray, n_nodes: int, seqs: np.ndarray, ending: int, pot: float,
-            our_bets: float, shown_sum: float, shown_count: int) -> int:
+def _insert(ints: np.ndarray, floats: np.ndarray, n_nodes: int, seqs: np.ndarray,
+            ending: int, pot: float, our_bets: float, shown_sum: float,
+            shown_count: int) -> int:
     """Add one hand along its three level paths, creating nodes; returns the node count."""
     for level in range(seqs.shape[0]):
         node = level
         for i in range(seqs.shape[1] + 1):
             if i > 0:
                 t = seqs[level, i - 1]
-                c = _child(token, child, sibling, node, t)
+                c = _child(ints, node, t)
                 if c == -1:
                     c = n_nodes
                     n_nodes += 1
-                    token[c] = t
-                    child[c] = -1
-                    sibling[c] = child[node]
-                    child[node] = c
-                    parent[c] = node
-                    for e in range(3):
-                        counts[c, e] = 0
-                        pots[c, e] = 0.0
-                        bets[c, e] = 0.0
-                    shown[c] = 0.0
-                    shown_n[c] = 0
+                    ints[c, :] = 0
+                    floats[c, :] = 0.0
+                    ints[c, TOKEN] = t
+                    ints[c, CHILD] = -1
+                    ints[c, SIBLING] = ints[node, CHILD]
+                    ints[node, CHILD] = c
+                    ints[c, PARENT] = node
                 node = c
-            counts[node, ending] += 1
-            pots[node, ending] += pot
-            bets[node, ending] += our_bets
-            shown[node] += shown_sum
-            shown_n[node] += shown_count
+            ints[node, COUNT + ending] += 1
+            ints[node, SHOWN_N] += shown_count
+            floats[node, POT + ending] += pot
+            floats[node, BETS + ending] += our_bets
+            floats[node, SHOWN] += shown_sum
     return n_nodes
 
 
 @numba.njit(cache=True, nogil=True)
-def _find(token: np.ndarray, child: np.ndarray, sibling: np.ndarray, seqs: np.ndarray,
-          out: np.ndarray) -> None:
+def _find(ints: np.ndarray, seqs: np.ndarray, out: np.ndarray) -> None:
     """``out[level]``: the node of each level's path, -1 where the path leaves the tree."""
     for level in range(seqs.shape[0]):
         node = level
         for i in range(seqs.shape[1]):
-            node = _child(token, child, sibling, node, seqs[level, i])
+            node = _child(ints, node, seqs[level, i])
             if node == -1:
                 break
         out[level] = node
 
 
 @numba.njit(cache=True, nogil=True)
-def _relink(parent: np.ndarray, child: np.ndarray, sibling: np.ndarray, n: int) -> None:
+def _relink(ints: np.ndarray, n: int) -> None:
     """Rebuild the child and sibling links of the first ``n`` nodes from their parents."""
     for i in range(n):
-        child[i] = -1
-        sibling[i] = -1
+        ints[i, CHILD] = -1
+        ints[i, SIBLING] = -1
     for i in range(n - 1, ROOTS - 1, -1):
-        p = parent[i]
-        sibling[i] = child[p]
-        child[p] = i
+        p = ints[i, PARENT]
+        ints[i, SIBLING] = ints[p, CHILD]
+        ints[p, CHILD] = i
 
 
 # --- the store ------------------------------------------------------------------------------
-
-_FIELDS: dict[str, tuple[type, tuple[int, ...]]] = {
-    "token": (np.int16, ()), "parent": (np.int32, ()), "counts": (np.int32, (3,)),
-    "pots": (np.float64, (3,)), "bets": (np.float64, (3,)), "shown": (np.float64, ()),
-    "shown_n": (np.int32, ()),
-}
 
 
 class ChainStore:
     """One store: three prefix trees (levels 0, 1, 2) in one pool of nodes, capped.
 
-    Nodes live in parallel arrays that grow by doubling (never past the cap and one hand's
-    worth of slack); ``child``/``sibling`` link each node's children.
+    Node i is row i of ``ints`` (token, first child, next sibling, parent, the three ending
+    counts, the shown count) and of ``floats`` (summed pots and our bets per ending, summed
+    shown strength). The rows grow by doubling (never much past the cap).
     """
 
     def __init__(self, max_nodes: int = 1_000_000, prune_to: float = 0.8,
@@ -238,43 +234,42 @@ class ChainStore:
         self.max_nodes = max_nodes
         self.prune_to = prune_to
         self.hands = 0
-        self._allocate(max(capacity, ROOTS))
+        capacity = max(capacity, ROOTS)
+        self.ints = np.zeros((capacity, INT_COLUMNS), dtype=np.int32)
+        self.floats = np.zeros((capacity, FLOAT_COLUMNS), dtype=np.float64)
+        self.ints[:ROOTS, [TOKEN, CHILD, SIBLING, PARENT]] = -1
         self.n_nodes = ROOTS
-        self.token[:ROOTS] = -1
-        self.parent[:ROOTS] = -1
-        self.child[:ROOTS] = -1
-        self.sibling[:ROOTS] = -1
 
-    def _allocate(self, capacity: int) -> None:
-        self.capacity = capacity
-        for name, (dtype, shape) in _FIELDS.items():
-            setattr(self, name, np.zeros((capacity, *shape), dtype=dtype))
-        self.child = np.full(capacity, -1, dtype=np.int32)
-        self.sibling = np.full(capacity, -1, dtype=np.int32)
+    @property
+    def capacity(self) -> int:
+        return len(self.ints)
+
+    @property
+    def counts(self) -> np.ndarray:
+        """(nodes, 3) hands per ending of every node in use (a view)."""
+        return self.ints[:self.n_nodes, COUNT:COUNT + 3]
 
     def _grow(self, needed: int) -> None:
         capacity = max(needed, min(2 * self.capacity, self.max_nodes + 4096))
-        old = {name: getattr(self, name) for name in (*_FIELDS, "child", "sibling")}
-        self._allocate(capacity)
         n = self.n_nodes
-        for name, array in old.items():
-            getattr(self, name)[:n] = array[:n]
+        ints = np.zeros((capacity, INT_COLUMNS), dtype=np.int32)
+        floats = np.zeros((capacity, FLOAT_COLUMNS), dtype=np.float64)
+        ints[:n] = self.ints[:n]
+        floats[:n] = self.floats[:n]
+        self.ints, self.floats = ints, floats
 
     @property
     def nbytes(self) -> int:
         """Bytes held by the node arrays (capacity, not just the nodes in use)."""
-        return sum(getattr(self, name).nbytes for name in (*_FIELDS, "child", "sibling"))
+        return self.ints.nbytes + self.floats.nbytes
 
     def add(self, seqs: np.ndarray, ending: int, pot: float, our_bets: float,
             shown_sum: float = 0.0, shown_count: int = 0) -> None:
         """Store one finished hand given its (3, length) token sequences."""
-        needed = self.n_nodes + seqs.size
-        if needed > self.capacity:
-            self._grow(needed)
-        self.n_nodes = _insert(self.token, self.child, self.sibling, self.parent, self.counts,
-                               self.pots, self.bets, self.shown, self.shown_n, self.n_nodes,
-                               seqs, ending, float(pot), float(our_bets), float(shown_sum),
-                               int(shown_count))
+        if self.n_nodes + seqs.size > len(self.ints):
+            self._grow(self.n_nodes + seqs.size)
+        self.n_nodes = _insert(self.ints, self.floats, self.n_nodes, seqs, ending, pot,
+                               our_bets, shown_sum, shown_count)
         self.hands += 1
         if self.n_nodes > self.max_nodes:
             self.prune()
@@ -282,40 +277,45 @@ class ChainStore:
     def find(self, seqs: np.ndarray) -> np.ndarray:
         """The node of each level's path (-1 where no stored chain has that prefix)."""
         out = np.empty(LEVELS, dtype=np.int64)
-        _find(self.token, self.child, self.sibling, seqs, out)
+        _find(self.ints, seqs, out)
         return out
 
     def matches(self, node: int) -> int:
-        return 0 if node < 0 else int(self.counts[node].sum())
+        if node < 0:
+            return 0
+        row = self.ints[node]
+        return int(row[COUNT]) + int(row[COUNT + 1]) + int(row[COUNT + 2])
 
     def answer(self, seqs: np.ndarray, min_matches: int) -> ChainAnswer:
         """The aggregates of the chains starting with ``seqs``, relaxing while too few match."""
-        nodes = self.find(seqs)
+        nodes = self.find(seqs).tolist()
         level = LEVELS - 1
         for candidate in range(LEVELS - 1):
-            if self.matches(int(nodes[candidate])) >= min_matches:
+            if self.matches(nodes[candidate]) >= min_matches:
                 level = candidate
                 break
-        return self.stats(int(nodes[level]), level)
+        return self.stats(nodes[level], level)
 
     def stats(self, node: int, level: int) -> ChainAnswer:
         """A node's aggregates as an answer (an empty one for -1)."""
         if node < 0:
             return ChainAnswer.empty(level)
-        counts = self.counts[node].tolist()
-        pots = self.pots[node].tolist()
-        bets = self.bets[node].tolist()
-        endings = [EndingStats(c, p / c if c else 0.0, b / c if c else 0.0)
-                   for c, p, b in zip(counts, pots, bets, strict=True)]
-        n_shown = int(self.shown_n[node])
-        mean_shown = float(self.shown[node]) / n_shown if n_shown else None
-        return ChainAnswer(sum(counts), level, *endings, mean_shown, n_shown)
+        ints = self.ints[node].tolist()
+        floats = self.floats[node].tolist()
+        endings = []
+        for e in range(3):
+            c = ints[COUNT + e]
+            endings.append(EndingStats(c, floats[POT + e] / c if c else 0.0,
+                                       floats[BETS + e] / c if c else 0.0))
+        n_shown = ints[SHOWN_N]
+        mean_shown = floats[SHOWN] / n_shown if n_shown else None
+        return ChainAnswer(sum(ints[COUNT:COUNT + 3]), level, *endings, mean_shown, n_shown)
 
     def prune(self) -> None:
         """Keep at most ``prune_to * max_nodes`` nodes: the most frequent, whole branches."""
         n = self.n_nodes
         target = max(int(self.prune_to * self.max_nodes) - ROOTS, 0)
-        totals = self.counts[:n].sum(axis=1)
+        totals = self.counts.sum(axis=1)
         rest = totals[ROOTS:]
         if len(rest) <= target:
             return
@@ -326,34 +326,37 @@ class ChainStore:
         new_of = np.full(n, -1, dtype=np.int64)
         new_of[idx] = np.arange(len(idx))
         m = len(idx)
-        for name in _FIELDS:
-            array = getattr(self, name)
-            array[:m] = array[idx]
-        p = self.parent[:m].astype(np.int64)
-        self.parent[:m] = np.where(p >= 0, new_of[np.maximum(p, 0)], -1)
+        self.ints[:m] = self.ints[idx]
+        self.floats[:m] = self.floats[idx]
+        p = self.ints[:m, PARENT].astype(np.int64)
+        self.ints[:m, PARENT] = np.where(p >= 0, new_of[np.maximum(p, 0)], -1)
         self.n_nodes = m
-        _relink(self.parent, self.child, self.sibling, m)
+        _relink(self.ints, m)
 
     # --- persistence ----------------------------------------------------------------------
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The nodes in use, by field (what ``agent.modeller.storage`` writes)."""
+        """The nodes in use (what ``agent.modeller.storage`` writes): ``ints`` (with the child
+        and sibling links left at -1: the parents say it all, and loading relinks), ``floats``
+        and ``hands`` (the number of hands stored)."""
         n = self.n_nodes
-        return {name: getattr(self, name)[:n] for name in _FIELDS} | {
-            "hands": np.array([self.hands], dtype=np.int64)}
+        ints = self.ints[:n].copy()
+        ints[:, [CHILD, SIBLING]] = -1
+        return {"ints": ints, "floats": self.floats[:n],
+                "hands": np.array([self.hands], dtype=np.int64)}
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], max_nodes: int, prune_to: float,
                     where: str) -> ChainStore:
         """A store from saved fields, checked so that a damaged file is refused, not used."""
         _check_fields(arrays, where)
-        n = len(arrays["token"])
+        n = len(arrays["ints"])
         store = cls(max_nodes, prune_to, capacity=max(n, 1024))
-        for name in _FIELDS:
-            getattr(store, name)[:n] = arrays[name]
+        store.ints[:n] = arrays["ints"]
+        store.floats[:n] = arrays["floats"]
         store.n_nodes = n
         store.hands = int(arrays["hands"][0])
-        _relink(store.parent, store.child, store.sibling, n)
+        _relink(store.ints, n)
         if n > max_nodes:
             store.prune()
         return store
@@ -363,20 +366,22 @@ def _check_fields(arrays: dict[str, np.ndarray], where: str) -> None:
     def bad(why: str) -> ModelFileError:
         return ModelFileError(f"{where}: corrupt chain store: {why}")
 
-    missing = [name for name in (*_FIELDS, "hands") if name not in arrays]
+    missing = [name for name in ("ints", "floats", "hands") if name not in arrays]
     if missing:
         raise bad(f"missing {', '.join(missing)}")
-    n = len(arrays["token"])
+    ints, floats, hands = arrays["ints"], arrays["floats"], arrays["hands"]
+    n = len(ints)
+    for name, a, dtype, columns in (("ints", ints, np.int32, INT_COLUMNS),
+                                    ("floats", floats, np.float64, FLOAT_COLUMNS)):
+        if a.dtype != dtype or a.shape != (n, columns):
+            raise bad(f"field {name} is {a.dtype}{list(a.shape)}, expected "
+                      f"{np.dtype(dtype)}{[n, columns]}")
     if n < ROOTS:
         raise bad(f"{n} nodes, fewer than the {ROOTS} roots")
-    for name, (dtype, shape) in _FIELDS.items():
-        a = arrays[name]
-        if a.dtype != dtype or a.shape != (n, *shape):
-            raise bad(f"field {name} is {a.dtype}{list(a.shape)}, expected "
-                      f"{np.dtype(dtype)}{[n, *shape]}")
-    if arrays["hands"].shape != (1,) or arrays["hands"][0] < 0:
+    if hands.shape != (1,) or hands[0] < 0:
         raise bad("bad hand count")
-    parent, token, counts = arrays["parent"], arrays["token"], arrays["counts"]
+    parent, token = ints[:, PARENT], ints[:, TOKEN]
+    counts = ints[:, COUNT:COUNT + 3]
     if (parent[:ROOTS] != -1).any() or (token[:ROOTS] != -1).any():
         raise bad("the roots are damaged")
     index = np.arange(ROOTS, n)
@@ -384,8 +389,8 @@ def _check_fields(arrays: dict[str, np.ndarray], where: str) -> None:
         raise bad("a node's parent is not an earlier node")
     if ((token[ROOTS:] < SEPARATOR) | (token[ROOTS:] > MAX_TOKEN)).any():
         raise bad("a token out of range")
-    if (counts < 0).any() or (arrays["shown_n"] < 0).any():
-        raise bad("a negative count")
+    if (counts < 0).any() or (ints[:, SHOWN_N] < 0).any() or not np.isfinite(floats).all():
+        raise bad("a negative count or a non-finite sum")
     totals = counts.sum(axis=1)
     if (totals[ROOTS:] > totals[parent[ROOTS:]]).any():
         raise bad("a node holds more hands than its parent")

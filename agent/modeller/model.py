@@ -61,7 +61,7 @@ from agent.modeller.frequencies import KIND_INDEX, ActionFrequencies, at_least_a
 from agent.modeller.params import Frequencies, ModellerParams
 from agent.modeller.tracker import HandTracker, SeenAction
 from agent.modeller.weights import OpponentWeights, reweight_threshold, reweight_triple
-from agent.strength.values import board_values
+from agent.strength.values import board_values, hand_strengths_of
 from simulator import (
     Action,
     ActionTaken,
@@ -268,10 +268,11 @@ class OpponentModeller:
             ending = SHOWDOWN
         shown_sum, shown_n = 0.0, 0
         if ending == SHOWDOWN and hand.shown:
-            hs = board_values(t.board).hs
-            for cards in hand.shown.values():
-                shown_sum += float(hs[HOLDING_INDEX[cards[0], cards[1]]])
-                shown_n += 1
+            # Only the shown hands: after an all-in the river had no action, and its whole
+            # value vector would cost more than these few.
+            shown = [int(HOLDING_INDEX[a, b]) for a, b in hand.shown.values()]
+            shown_sum = float(hand_strengths_of(t.board, shown).sum())
+            shown_n = len(shown)
         opponents = [s for s in t.order if s != us]
         seqs = encode(hand.as_chain(hand.k), [-1, *opponents])
         pot, ours = t.pot, t.contributions[us]

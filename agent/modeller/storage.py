@@ -7,8 +7,14 @@ read with ``allow_pickle=False``, holding
   "version": 1, "size_edges": [...], "stores": [name, ...], "frequencies": [name, ...],
   "checksum": ...}``, where ``checksum`` is the CRC-32 of every other array's name, dtype,
   shape and bytes in name order;
-* ``generic.<field>`` and ``store<i>.<field>`` (``i`` indexes ``stores``): the fields of
-  :meth:`agent.modeller.chains.ChainStore.arrays`, the nodes in use only;
+* ``generic.<field>`` and ``store<i>.<field>`` (``i`` indexes ``stores``) for each chain
+  store, the nodes in use only (:meth:`agent.modeller.chains.ChainStore.arrays`): ``ints``,
+  int32 (nodes, 8), columns token, first child, next sibling (both -1: loading relinks the
+  tree from the parents), parent, the counts of the endings showdown, they fold, we fold,
+  and the number of shown hands; ``floats``, float64 (nodes, 7), columns the summed final
+  pots of the three endings, our summed bets of the three endings, the summed shown
+  strength; ``hands``, int64 (1,), the hands stored. Nodes 0, 1 and 2 are the roots of
+  levels 0, 1 and 2 (token and parent -1); every other node's parent comes before it;
 * ``frequencies``: int64 counts, shape (len(frequencies), 4 streets, 3 contexts, 3 actions).
 
 Any file that is missing, truncated, corrupt (a zip, CRC, checksum or tree check fails), of

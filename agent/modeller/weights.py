@@ -34,19 +34,103 @@ re-weights again from the same snapshot, so a round is never counted twice.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from agent.modeller.params import Frequencies
 from simulator import ActionKind
 
 FLOOR = 0.01
+KIND_ROW = {ActionKind.FOLD: 0, ActionKind.CALL: 1, ActionKind.RAISE: 2}
+
+
+# --- scalar pieces, shared by the array functions and the kernels ---------------------------
+
+
+@numba.njit(cache=True, nogil=True)
+def _factor(v: float, mu: float, sigma: float, floor: float) -> float:
+    if v < mu - sigma:
+        return floor
+    return min(1.0, (v - mu + sigma) / (2.0 * sigma))
+
+
+@numba.njit(cache=True, nogil=True)
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + np.exp(-min(max(x, -50.0), 50.0)))
+
+
+@numba.njit(cache=True, nogil=True)
+def _triple_row(v: float, q_raise: float, q_fold: float, folds: bool, spread: float,
+                row: int) -> float:
+    """P(fold), P(call) or P(raise) (``row`` 0, 1, 2) of a holding of value ``v``."""
+    raise_p = _logistic((v - q_raise) / spread)
+    fold_p = (1.0 - raise_p) * _logistic((q_fold - v) / spread) if folds else 0.0
+    if row == 2:
+        return raise_p
+    if row == 0:
+        return fold_p
+    return 1.0 - raise_p - fold_p
+
+
+@numba.njit(cache=True, nogil=True)
+def _quantiles(values: np.ndarray, order: np.ndarray, w: np.ndarray, a: float, b: float
+               ) -> tuple[float, float]:
+    """The values above which the weighted mass reaches the fractions ``a`` and ``b``.
+
+    Walks the holdings from the highest value down; the first holding where the running
+    mass reaches ``fraction * total`` gives the value (the last one if rounding never does).
+    """
+    total = 0.0
+    for i in range(order.shape[0]):
+        total += w[order[i]]
+    a = min(max(a, 0.0), 1.0) * total
+    b = min(max(b, 0.0), 1.0) * total
+    last = values[order[order.shape[0] - 1]]
+    qa, qb = last, last
+    found_a, found_b = False, False
+    cum = 0.0
+    for i in range(order.shape[0]):
+        cum += w[order[i]]
+        if not found_a and cum >= a:
+            qa, found_a = values[order[i]], True
+        if not found_b and cum >= b:
+            qb, found_b = values[order[i]], True
+        if found_a and found_b:
+            break
+    return qa, qb
+
+
+@numba.njit(cache=True, nogil=True)
+def _threshold_kernel(w: np.ndarray, values: np.ndarray, order: np.ndarray, fraction: float,
+                      sigma: float, floor: float, skip_below: float, out: np.ndarray) -> bool:
+    mu = _quantiles(values, order, w, fraction, fraction)[0]
+    if mu < skip_below:
+        return False
+    for h in range(w.shape[0]):
+        out[h] = max(floor, w[h] * _factor(values[h], mu, sigma, floor)) if w[h] > 0 else 0.0
+    return True
+
+
+@numba.njit(cache=True, nogil=True)
+def _triple_kernel(w: np.ndarray, values: np.ndarray, order: np.ndarray, fold: float,
+                   raise_: float, spread: float, row: int, floor: float,
+                   out: np.ndarray) -> None:
+    q_raise, q_fold = _quantiles(values, order, w, raise_, 1.0 - fold)
+    for h in range(w.shape[0]):
+        if w[h] > 0:
+            p = _triple_row(values[h], q_raise, q_fold, fold > 0, spread, row)
+            out[h] = max(floor, w[h] * p)
+        else:
+            out[h] = 0.0
+
+
+# --- the functions ----------------------------------------------------------------------------
 
 
 def threshold_factors(values: np.ndarray, mu: float, sigma: float,
                       floor: float = FLOOR) -> np.ndarray:
     """Loki-1's factors: ``floor`` below ``mu - sigma``, 1 above ``mu + sigma``, linear between."""
-    ramp = np.minimum(1.0, (values - mu + sigma) / (2 * sigma))
-    return np.where(values < mu - sigma, floor, ramp)
+    return np.array([_factor(float(v), mu, sigma, floor) for v in np.asarray(values, float)])
 
 
 def quantile_above(values: np.ndarray, order: np.ndarray, weights: np.ndarray,
@@ -59,36 +143,27 @@ def quantile_above(values: np.ndarray, order: np.ndarray, weights: np.ndarray,
     ...                np.array([1.0, 1.0, 2.0, 0.0]), 0.5)
     0.5
     """
-    cum = np.cumsum(weights[order])
-    i = int(np.searchsorted(cum, min(max(fraction, 0.0), 1.0) * cum[-1]))
-    return float(values[order[min(i, len(order) - 1)]])
+    return float(_quantiles(np.asarray(values, float), np.asarray(order, np.int64),
+                            np.asarray(weights, float), fraction, fraction)[0])
 
 
-def _floored(weights: np.ndarray, factors: np.ndarray, floor: float) -> np.ndarray:
-    """``max(floor, w * factor)`` on live holdings; holdings weighing 0 stay 0."""
-    live = weights > 0
-    out = np.zeros_like(weights)
-    out[live] = np.maximum(floor, weights[live] * factors[live])
-    out.setflags(write=False)
-    return out
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
 
 
 def reweight_threshold(weights: np.ndarray, values: np.ndarray, order: np.ndarray,
                        fraction: float, sigma: float, floor: float = FLOOR,
                        skip_below: float | None = None) -> np.ndarray:
-    """Loki-1: weights after an action whose (or a stronger action's) frequency is ``fraction``.
-
-    Returns ``weights`` itself when ``mu`` falls below ``skip_below`` (pre-flop's 5th
-    percentile: an action nearly everyone takes says nothing).
-    """
-    mu = quantile_above(values, order, weights, fraction)
-    if skip_below is not None and mu < skip_below:
+    """Loki-1: ``max(floor, w * factor)`` after an action whose (or a stronger action's)
+    frequency is ``fraction``; holdings weighing 0 stay 0. Returns ``weights`` itself when
+    ``mu`` falls below ``skip_below`` (pre-flop's 5th percentile: an action nearly everyone
+    takes says nothing)."""
+    out = np.empty(len(weights))
+    skip = -np.inf if skip_below is None else skip_below
+    if not _threshold_kernel(weights, values, order, fraction, sigma, floor, skip, out):
         return weights
-    return _floored(weights, threshold_factors(values, mu, sigma, floor), floor)
-
-
-def _logistic(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(x, -50.0, 50.0)))
+    return _read_only(out)
 
 
 def generic_triple(values: np.ndarray, order: np.ndarray, weights: np.ndarray,
@@ -101,21 +176,20 @@ def generic_triple(values: np.ndarray, order: np.ndarray, weights: np.ndarray,
     (True, True)
     """
     pf, _, pr = freqs
-    raise_p = _logistic((values - quantile_above(values, order, weights, pr)) / spread)
-    if pf > 0:
-        q_fold = quantile_above(values, order, weights, 1.0 - pf)
-        fold_p = (1.0 - raise_p) * _logistic((q_fold - values) / spread)
-    else:
-        fold_p = np.zeros_like(values)
-    return np.stack([fold_p, 1.0 - raise_p - fold_p, raise_p])
+    q_raise, q_fold = _quantiles(np.asarray(values, float), np.asarray(order, np.int64),
+                                 np.asarray(weights, float), pr, 1.0 - pf)
+    return np.array([[_triple_row(float(v), q_raise, q_fold, pf > 0, spread, row)
+                      for v in values] for row in range(3)])
 
 
 def reweight_triple(weights: np.ndarray, values: np.ndarray, order: np.ndarray,
                     freqs: Frequencies, kind: ActionKind, spread: float,
                     floor: float = FLOOR) -> np.ndarray:
-    """Loki-2 with the generic triple: ``max(floor, w * P(kind | value))``."""
-    row = {ActionKind.FOLD: 0, ActionKind.CALL: 1, ActionKind.RAISE: 2}[kind]
-    return _floored(weights, generic_triple(values, order, weights, freqs, spread)[row], floor)
+    """Loki-2 with the generic triple: ``max(floor, w * P(kind | value))``; 0 stays 0."""
+    out = np.empty(len(weights))
+    _triple_kernel(weights, values, order, freqs[0], freqs[2], spread, KIND_ROW[kind], floor,
+                   out)
+    return _read_only(out)
 
 
 class OpponentWeights:

@@ -181,6 +181,27 @@ def _ppot_numerators(now: np.ndarray, fin: np.ndarray, order: np.ndarray, hold_a
             start = end
 
 
+@numba.njit(cache=True, nogil=True)
+def _strengths_of(ranks: np.ndarray, holdings: np.ndarray, hold_a: np.ndarray,
+                  hold_b: np.ndarray, out: np.ndarray) -> None:
+    """HS against a uniform range of a few holdings, by one scan of the board's ranks each."""
+    for k in range(holdings.shape[0]):
+        h = holdings[k]
+        a, b = hold_a[h], hold_b[h]
+        mine = ranks[h]
+        ahead, tied, total = 0, 0, 0
+        for o in range(ranks.shape[0]):
+            r = ranks[o]
+            if r == 0 or hold_a[o] == a or hold_a[o] == b or hold_b[o] == a or hold_b[o] == b:
+                continue
+            total += 1
+            if r > mine:
+                ahead += 1
+            elif r == mine:
+                tied += 1
+        out[k] = (ahead + tied / 2.0) / total
+
+
 # --- the vectors ----------------------------------------------------------------------------
 
 
@@ -208,10 +229,10 @@ def _compute(board: tuple[int, ...]) -> BoardValues:
     table = board_table(board)
     now = table.ranks
     live = np.flatnonzero(now > 0)
-    order = live[np.argsort(now[live], kind="stable")]  # best first
-    hs = table.hs_all()
+    hs = _read_only(table.hs_all())
     ppot = np.zeros(NUM_HOLDINGS)
     if table.cards_to_come:
+        order = live[np.argsort(now[live], kind="stable")]  # best first
         behind = np.zeros(NUM_HOLDINGS, dtype=np.int64)
         tied = np.zeros(NUM_HOLDINGS, dtype=np.int64)
         opponents = np.zeros(NUM_HOLDINGS, dtype=np.int64)
@@ -227,8 +248,7 @@ def _compute(board: tuple[int, ...]) -> BoardValues:
     ppot[now == 0] = np.nan
     ehs_prime = hs + (1 - hs) * ppot
     by_value = live[np.argsort(-ehs_prime[live], kind="stable")]
-    return BoardValues(board, _read_only(hs), _read_only(ppot), _read_only(ehs_prime),
-                       _read_only(by_value))
+    return BoardValues(board, hs, _read_only(ppot), _read_only(ehs_prime), _read_only(by_value))
 
 
 @lru_cache(maxsize=256)  # about 40 KB a board
@@ -248,6 +268,23 @@ def _key(board: tuple[int, ...] | list[int]) -> tuple[int, ...]:
 def board_values(board: tuple[int, ...] | list[int]) -> BoardValues:
     """The shared values of a board (any card order), computed on first request and kept."""
     return _cached(_key(board))
+
+
+def hand_strengths_of(board: tuple[int, ...] | list[int], holdings: list[int]) -> np.ndarray:
+    """HS against a uniform range of a few holdings (indices) on ``board``, without building
+    every holding's values: a showdown's shown hands after an all-in, say.
+
+    >>> from simulator.core.cards import parse_cards, parse_holding
+    >>> hand_strengths_of(parse_cards("9c8h2s"), [parse_holding("As8d")]).round(6).tolist()
+    [0.838113]
+    """
+    table = board_table(_key(board))
+    picked = np.asarray(holdings, dtype=np.int64)
+    if (table.ranks[picked] == 0).any():
+        raise CardError(f"a holding of {holdings} clashes with the board {tuple(board)}")
+    out = np.empty(len(picked))
+    _strengths_of(table.ranks, picked, _HOLD_A, _HOLD_B, out)
+    return out
 
 
 def ehs_prime_values(board: tuple[int, ...] | list[int]) -> np.ndarray:
