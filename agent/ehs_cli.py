@@ -8,7 +8,8 @@ opponents sharing the weights, the weighted ahead/tied/behind sums, PPOT, NPOT, 
 the 3x3 HP matrix (runout units). ``--json`` prints one object with the keys ``hs``, ``hs_n``,
 ``ahead``, ``tied``, ``behind``, ``ppot``, ``npot``, ``ehs``, ``ehs_optimistic``, ``hp`` and
 ``lookahead``; on the river ``hp`` is absent, ``ppot``/``npot`` are 0 and ``lookahead`` is 0.
-Without a board it prints the hand's pre-flop class; the income-rate tables are a later issue.
+Without a board it prints the hand's pre-flop class and its income rates IR2, IR4 and IR7
+(thousandths; ``--json``: the keys ``class``, ``ir2``, ``ir4`` and ``ir7``).
 
 Bad input (cards, a 1- or 2-card board, clashes, weights, lookahead 2 after the flop) is
 refused with one line on stderr and exit code 2.
@@ -18,6 +19,9 @@ refused with one line on stderr and exit code 2.
 "ppot": 0.208324, "npot": 0.273693, "ehs": 0.511399, "ehs_optimistic": 0.671539, \
 "hp": [[449005.0, 3211.0, 169504.0], [0.0, 8370.0, 540.0], [91981.0, 1036.0, 346543.0]], \
 "lookahead": 2}
+0
+>>> main(["7h2h", "--json"])
+{"class": "72s", "ir2": -237, "ir4": -261, "ir7": -211}
 0
 """
 
@@ -29,12 +33,12 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
+from agent.preflop.income_rates import income_rate
 from agent.strength.ehs import ehs_formulas, hand_detail, parse_spot
-from agent.strength.ranges import WeightsLike, hand_class, to_weights
+from agent.strength.ranges import WeightsLike, to_weights
 from simulator.core.cards import format_cards
 
 DIGITS = 6  # decimals printed; the test vectors of DESIGN.md section 5 have six
-IR_NOTE = "income-rate (IR) values are not available yet: the IR tables are a later issue"
 
 
 class BadInput(Exception):
@@ -85,7 +89,8 @@ def _load_weights(args: argparse.Namespace) -> WeightsLike:
 def _preflop(args: argparse.Namespace, hole: list[int]) -> dict[str, Any]:
     if args.weights is not None or args.range_ is not None or args.lookahead is not None:
         raise BadInput("--weights, --range and --lookahead need a board of 3, 4 or 5 cards")
-    return {"class": hand_class(hole), "ir": None, "note": IR_NOTE}
+    rates = income_rate(hole)
+    return {"class": rates.hand, "ir2": rates.ir2, "ir4": rates.ir4, "ir7": rates.ir7}
 
 
 def _postflop(args: argparse.Namespace, hole: list[int], board: list[int]) -> dict[str, Any]:
@@ -111,7 +116,9 @@ def _postflop(args: argparse.Namespace, hole: list[int], board: list[int]) -> di
 def _text(args: argparse.Namespace, hole: list[int], board: list[int],
           out: dict[str, Any]) -> str:
     if not board:
-        return f"{format_cards(hole)}: pre-flop class {out['class']}\n{out['note']}"
+        return (f"{format_cards(hole)}: pre-flop class {out['class']}\n"
+                f"  income rates (thousandths)  IR2 {out['ir2']:+d}   IR4 {out['ir4']:+d}   "
+                f"IR7 {out['ir7']:+d}")
     against = "a uniform range" if args.weights is None and args.range_ is None else (
         f"range {args.range_!r}" if args.range_ else f"weights {str(args.weights)!r}")
     lines = [

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from agent.ehs_cli import main
+from agent.preflop.income_rates import income_rate, ir
 from agent.strength.ehs import effective_hand_strength, hand_detail
 
 KEYS = ["hs", "hs_n", "ahead", "tied", "behind", "ppot", "npot", "ehs", "ehs_optimistic", "hp",
@@ -71,13 +72,17 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert "628 / 9 / 444" in out and "0.511399" in out and "346543" in out
 
 
-def test_preflop_prints_the_class_and_no_invented_numbers(
+def test_preflop_prints_the_class_and_its_income_rates(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["QcAd"]) == 0
     out = capsys.readouterr().out
-    assert "AQo" in out and "later issue" in out
+    rates = income_rate("AQo")
+    assert "AQo" in out
+    assert f"IR2 {rates.ir2:+d}" in out and f"IR7 {rates.ir7:+d}" in out
     got = run_json(capsys, ["7h2h"])
-    assert got["class"] == "72s" and got["ir"] is None and "later issue" in got["note"]
+    assert got == {"class": "72s", "ir2": ir("72s", 2), "ir4": ir("72s", 4),
+                   "ir7": ir("72s", 7)}
+    assert run_json(capsys, ["AsAh"])["ir7"] == ir("AA", 7) > 2000
 
 
 @pytest.mark.parametrize(("argv", "message"), [
