@@ -40,23 +40,12 @@ from agent.strength import values as values_module
 from agent.strength.board_table import clear_board_tables
 from agent.strength.values import board_values, clear_board_values
 from simulator import Action, BaseBot, BotContext, Event, GameConfig, HandEnded, Observation
-from simulator.core.cards import HOLDINGS, parse_cards
+from simulator.core.cards import parse_cards
 from simulator.play.baseline import RandomBot
 from simulator.play.match import play_match
 
 FLOP = "3h4cJh"
 GAME = GameConfig(variant="nolimit", blinds=(1, 2), stack=200)
-
-
-def preflop_values() -> tuple[np.ndarray, str]:
-    try:
-        from agent.modeller.model import default_preflop_values
-
-        return default_preflop_values(), "IR7"
-    except Exception:  # the income-rate tables are not there: a monotone stand-in
-        hi = np.maximum(HOLDINGS[:, 0] >> 2, HOLDINGS[:, 1] >> 2).astype(float)
-        lo = np.minimum(HOLDINGS[:, 0] >> 2, HOLDINGS[:, 1] >> 2).astype(float)
-        return 40 * hi + 3 * lo + 400 * (hi == lo), "stand-in (no IR7 tables)"
 
 
 class Recorder(BaseBot):
@@ -225,9 +214,8 @@ def main(argv: list[str] | None = None) -> int:
                                                   Action.call().kind, 0.1)
                                   for _ in range(1000)], args.repeats) / 1000
 
-    pre, pre_name = preflop_values()
     context, hands = record(args.hands + 200)
-    model = OpponentModeller(ModellerParams(), "full", pre)
+    model = OpponentModeller(ModellerParams(), "full")
     model.start(context)
     builds: list[float] = []
     compute = values_module._compute
@@ -243,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     values_module._compute = compute
     q_generic, q_single = query_times(model, hands[args.hands:], 200)
 
-    print(f"pre-flop values: {pre_name}; stores filled with {args.hands} real 6-max hands "
+    print(f"stores filled with {args.hands} real 6-max hands "
           f"({model.generic.n_nodes:,} generic nodes)")
     print(f"\n{'step':<58} {'time':>10} {'goal':>12}")
     rows = [

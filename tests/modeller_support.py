@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agent.modeller import ModellerParams, OpponentModeller
+from agent.modeller.model import default_preflop_values
 from agent.strength.ehs import hand_strength
 from simulator import Action, ActionKind, BaseBot, BotContext, Event, Observation
 from simulator.core.positions import table_order
@@ -19,24 +20,9 @@ from simulator.core.records import HandHistory
 from simulator.core.state import HandState
 
 
-def stand_in_preflop_values() -> np.ndarray:
-    """A monotone pre-flop value per holding (pairs, then high cards, suited a bit better)."""
-    from simulator.core.cards import HOLDINGS
-
-    hi = np.maximum(HOLDINGS[:, 0] >> 2, HOLDINGS[:, 1] >> 2).astype(float)
-    lo = np.minimum(HOLDINGS[:, 0] >> 2, HOLDINGS[:, 1] >> 2).astype(float)
-    suited = (HOLDINGS[:, 0] & 3) == (HOLDINGS[:, 1] & 3)
-    return 40 * hi + 3 * lo + 400 * (hi == lo) * (1 + hi / 12) + 25 * suited
-
-
 def preflop_values() -> np.ndarray:
-    """The real IR7 when the income-rate tables are there, else the stand-in."""
-    try:
-        from agent.modeller.model import default_preflop_values
-
-        return default_preflop_values()
-    except Exception:
-        return stand_in_preflop_values()
+    """IR7 of every holding (the shipped income-rate tables)."""
+    return default_preflop_values()
 
 
 class ModelBot(BaseBot):

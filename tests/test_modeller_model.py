@@ -290,6 +290,10 @@ def test_questions_outside_a_hand_or_about_non_opponents_are_refused() -> None:
         with pytest.raises(ModellerError, match="not an opponent"):
             m.query(Action.call(), seat)
     assert m.weights(2).shape == (1326,)
+    for seat in (0, 5):
+        with pytest.raises(ModellerError, match="not an opponent"):
+            m.frequencies(seat, 0, 1)
+    assert m.frequencies(1, 0, 1) == (0.5, 0.3, 0.2)  # sitting out, but a seat all the same
 
 
 # --- every call at every table size, both variants ---------------------------------------------

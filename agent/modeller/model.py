@@ -22,7 +22,7 @@ re-weights, without chain stores; ``"full"`` does everything.
 >>> from simulator.core.cards import parse_cards
 >>> import numpy as np
 >>> game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
->>> m = OpponentModeller(mode="full", preflop_values=np.arange(1326.0))
+>>> m = OpponentModeller(mode="full")  # IR7 pre-flop
 >>> m.start(BotContext(seat=0, names=("me", "villain"), game=game))
 >>> m.observe(HandStarted(0, button=1, names=("me", "villain"), stacks=(200, 200),
 ...                       dealt_in=(True, True)))
@@ -61,6 +61,7 @@ from agent.modeller.frequencies import KIND_INDEX, ActionFrequencies, at_least_a
 from agent.modeller.params import Frequencies, ModellerParams
 from agent.modeller.tracker import HandTracker, SeenAction
 from agent.modeller.weights import OpponentWeights, reweight_threshold, reweight_triple
+from agent.preflop.income_rates import ir_vector
 from agent.strength.values import board_values, hand_strengths_of
 from simulator import (
     Action,
@@ -81,12 +82,7 @@ MODES = ("off", "frequencies", "full")
 
 def default_preflop_values() -> np.ndarray:
     """IR7 (x1000) of every holding, from the shipped income-rate tables."""
-    try:
-        from agent.preflop import income_rates
-    except ImportError:
-        raise ModellerError("pre-flop values: agent.preflop.income_rates is not available; "
-                            "pass preflop_values (IR7 of the 1326 holdings)") from None
-    return np.asarray(income_rates.ir_by_holding(7), dtype=np.float64)
+    return ir_vector(7).astype(np.float64)
 
 
 class _Hand:
@@ -317,8 +313,8 @@ class OpponentModeller:
             return self._defaults.get(street, bets_to_call)
         names = (self._hand.tracker.names if self._hand is not None
                  else self._context.names if self._context is not None else None)
-        if names is None or not 0 <= seat < len(names):
-            raise ModellerError(f"seat {seat!r}: no such seat")
+        if names is None or not 0 <= seat < len(names) or seat == self._context.seat:
+            raise ModellerError(f"seat {seat!r}: not an opponent's seat")
         counts = self.action_counts.get(names[seat])
         return (counts or self._defaults).get(street, bets_to_call)
 
