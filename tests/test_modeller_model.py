@@ -20,6 +20,7 @@ from agent.modeller import (
     ModellerParams,
     OpponentModeller,
 )
+from agent.strength.ehs import hand_strength
 from simulator import (
     Action,
     BaseBot,
@@ -309,6 +310,8 @@ def checker(errors: list[str]):
             w = m.weights(s)
             if not ((w[dead] == 0).all() and (w[~dead] >= 0.01 - 1e-12).all()):
                 errors.append(f"weights of seat {s}")
+            if obs.board and not 0 <= hand_strength(obs.hole_cards, obs.board, w) <= 1:
+                errors.append("the weights do not feed the hand evaluator")  # as they are
             f = m.frequencies(s, obs.street, m.bets_to_call(s))
             if not math.isclose(sum(f), 1.0):
                 errors.append(f"frequencies {f}")
