@@ -339,3 +339,17 @@ def test_every_call_at_every_table_size(game: GameConfig, seats: int) -> None:
     for bot in bots:
         assert bot.model.generic.hands == 25
         assert len(bot.model.stores) == seats - 1
+
+
+@pytest.mark.parametrize(("data", "match"), [
+    ({"min_match": 3}, "unknown modeller parameter"), ({"min_matches": 0}, "min_matches"),
+    ({"size_edges": []}, "size_edges"), ({"size_edges": [1, 2, 3, 4, 5, 6, 7]}, "size_edges"),
+    ({"prune_to": 1.0}, "prune_to"), ({"reweighting": "loki3"}, "reweighting"),
+    ({"sigma_postflop": 0}, "sigma_postflop"), ({"weight_floor": 0}, "weight_floor"),
+    ({"default_frequencies": [[0, 1, 0]] * 2}, "default_frequencies"),
+    ({"default_frequencies": [[0.5, 0.6, 0]] * 3}, "default_frequencies"),
+    ({"max_nodes": 10}, "max_nodes"), ({"preflop_skip_percentile": 100}, "percentile"),
+])
+def test_bad_parameters_are_refused_with_the_key_named(data: dict, match: str) -> None:
+    with pytest.raises(ModellerError, match=match):
+        ModellerParams.from_dict(data)

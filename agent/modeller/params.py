@@ -18,8 +18,8 @@ size_edges: expected 1 to 6 increasing positive pot fractions, got (0.8, 0.4)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, fields
+from typing import Any, Literal
 
 from agent.modeller.errors import ModellerError
 
@@ -101,6 +101,20 @@ class ModellerParams:
         if not 0 < self.weight_floor < 1:
             raise ModellerError(f"weight_floor: expected a fraction in (0, 1), got "
                                 f"{self.weight_floor}")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ModellerParams:
+        """From a mapping (a YAML section); an unknown key is a ``ModellerError`` naming it.
+
+        >>> ModellerParams.from_dict({"min_matches": 10, "size_edges": [0.5, 1]}).size_edges
+        (0.5, 1.0)
+        """
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ModellerError(f"unknown modeller parameter(s) {', '.join(unknown)}; known: "
+                                f"{', '.join(sorted(known))}")
+        return cls(**data)
 
     @property
     def size_buckets(self) -> int:
