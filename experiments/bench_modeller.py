@@ -157,6 +157,18 @@ def synthetic_chain(rng: random.Random, sized: bool) -> tuple[Chain, int]:
     return Chain.of(rows, us=0, players=players), ending
 
 
+def rss_mb() -> float:
+    """This process's resident memory now (Linux), in MB; NaN elsewhere."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
 def memory_run(hands: int, params: ModellerParams) -> None:
     rng = random.Random(5)
     stores = [ChainStore(params.max_nodes, params.prune_to) for _ in range(6)]
@@ -165,7 +177,7 @@ def memory_run(hands: int, params: ModellerParams) -> None:
     print(f"\nmemory: {hands:,} synthetic 6-max no-limit hands into 6 stores "
           f"(cap {params.max_nodes:,} nodes each)")
     print(f"{'hands':>10} {'nodes (6 stores)':>17} {'max/store':>10} {'MB (arrays)':>12} "
-          f"{'max RSS MB':>11} {'us/hand':>8}")
+          f"{'RSS MB':>7} {'peak RSS MB':>12} {'us/hand':>8}")
     start = time.perf_counter()
     lengths = 0
     for i in range(1, hands + 1):
@@ -177,10 +189,10 @@ def memory_run(hands: int, params: ModellerParams) -> None:
         if i in marks:
             nodes = [s.n_nodes for s in stores]
             mb = sum(s.nbytes for s in stores) / 2**20
-            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             us = (time.perf_counter() - start) / i * 1e6
-            print(f"{i:>10,} {sum(nodes):>17,} {max(nodes):>10,} {mb:>12.1f} {rss:>11.0f} "
-                  f"{us:>8.1f}")
+            print(f"{i:>10,} {sum(nodes):>17,} {max(nodes):>10,} {mb:>12.1f} {rss_mb():>7.0f} "
+                  f"{peak:>12.0f} {us:>8.1f}")
     print(f"(mean chain length {lengths / hands:.1f} tokens)")
 
 
