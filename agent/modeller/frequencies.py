@@ -1,0 +1,67 @@
+"""Action frequencies of one opponent per context, blended with defaults while data is thin.
+
+A context is the street and the bets to call (0, 1, or 2 for two or more; defined in
+``agent.modeller.tracker``). With n observations of a context the frequencies are
+``(n * observed + (prior - n) * default) / prior`` below ``prior`` observations (20, Papp) and
+the observed ones from then on. The defaults are Papp's Table B.2 (DESIGN.md section 6).
+
+>>> f = ActionFrequencies(prior=20)
+>>> f.get(1, 1)  # nothing seen: Table B.2, facing one bet
+(0.5, 0.3, 0.2)
+>>> for _ in range(5):
+...     f.record(1, 1, ActionKind.RAISE)
+>>> [round(x, 4) for x in f.get(1, 1)]  # (5 * (0, 0, 1) + 15 * (.5, .3, .2)) / 20
+[0.375, 0.225, 0.4]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agent.modeller.params import TABLE_B2, Frequencies
+from simulator import ActionKind
+
+STREETS, CONTEXTS, KINDS = 4, 3, 3
+KIND_INDEX = {ActionKind.FOLD: 0, ActionKind.CALL: 1, ActionKind.RAISE: 2}
+
+
+class ActionFrequencies:
+    """Counts of fold/call/raise per (street, context) for one opponent, and the blend."""
+
+    def __init__(self, prior: int = 20,
+                 defaults: tuple[Frequencies, Frequencies, Frequencies] = TABLE_B2,
+                 counts: np.ndarray | None = None) -> None:
+        self.prior = prior
+        self.defaults = np.array(defaults, dtype=np.float64)
+        self.counts = (np.zeros((STREETS, CONTEXTS, KINDS), dtype=np.int64) if counts is None
+                       else np.array(counts, dtype=np.int64).reshape(STREETS, CONTEXTS, KINDS))
+
+    def record(self, street: int, context: int, kind: ActionKind) -> None:
+        self.counts[street, min(context, 2), KIND_INDEX[kind]] += 1
+
+    def observations(self, street: int, context: int) -> int:
+        return int(self.counts[street, min(context, 2)].sum())
+
+    def get(self, street: int, context: int) -> Frequencies:
+        """Blended ``(fold, call, raise)`` of a context (context clipped to 2)."""
+        c = min(int(context), 2)
+        seen = self.counts[street, c]
+        n = int(seen.sum())
+        if n >= self.prior:
+            p = seen / n
+        else:
+            p = (seen + (self.prior - n) * self.defaults[c]) / self.prior
+        return float(p[0]), float(p[1]), float(p[2])
+
+
+def at_least_as_strong(freqs: Frequencies, kind: ActionKind) -> float:
+    """Frequency of ``kind`` or a stronger action: a raise P(raise), a call P(call) + P(raise).
+
+    >>> at_least_as_strong((0.5, 0.3, 0.2), ActionKind.CALL)
+    0.5
+    """
+    if kind is ActionKind.RAISE:
+        return freqs[2]
+    if kind is ActionKind.CALL:
+        return freqs[1] + freqs[2]
+    return 1.0
