@@ -42,6 +42,7 @@ def read_game(path: str) -> dict:
     game.setdefault("stack", [NO_STACK] * n)
     game.setdefault("maxraises", [255] * 4)
     game.setdefault("firstplayer", [1] * 4)
+    game.setdefault("numrounds", [4])
     return game
 
 
@@ -57,61 +58,90 @@ def split_tokens(text: str) -> list[str]:
 
 
 def acpc_view(game: dict, betting: str) -> dict:
-    """Who acts next and what they may do, by ACPC's rules, from a betting string.
+    """Replay a betting string by ACPC's rules: whose turn it is and what they may do.
 
-    Returns ``actor`` (a position), ``can_fold``, ``can_raise``, ``min_to``/``max_to`` (no-limit
-    raise totals over the hand), ``spent`` per position and ``folded``.
+    As the reference dealer reads a state, the ``/`` are skipped: the rules themselves say
+    when a round ends (every player still able to act has called the last bet) and when the
+    hand does (one player left, the last round over, or fewer than two able to act, when the
+    rest of the board is dealt at once). Returns ``betting`` (the string with the ``/`` where
+    these rules put them), ``finished``, ``actor`` (a position, -1 when finished),
+    ``can_fold``, ``can_raise``, ``min_to``/``max_to`` (no-limit raise totals over the hand),
+    ``spent`` per position and ``folded``.
     """
-    n = game["numplayers"][0]
+    n, rounds = game["numplayers"][0], game["numrounds"][0]
     stack, blinds = game["stack"], game["blind"]
-    spent = list(blinds)
-    folded = [False] * n
+    spent, folded = list(blinds), [False] * n
     max_spent = max(blinds)
     min_to = 2 * max_spent if max_spent else 1
+    r, finished = 0, False
+    done: list[list[tuple[int, str]]] = [[]]  # (actor, token) per round
 
-    def eligible(p: int) -> bool:
+    def acting(p: int) -> bool:
         return not folded[p] and spent[p] < stack[p]
 
-    def next_from(p: int) -> int:  # the first eligible position after p
+    def next_from(p: int) -> int:  # the first position after p still able to act
         for k in range(1, n + 1):
-            if eligible((p + k) % n):
+            if acting((p + k) % n):
                 return (p + k) % n
         return -1
 
-    rounds = betting.split("/")
-    actor = -1
-    raises = 0
-    for r, text in enumerate(rounds):
-        if r > 0:
-            min_to = max_spent + max(max(blinds), 1)
-        actor = next_from(game["firstplayer"][r] - 2)  # firstPlayer itself, if eligible
-        raises = 0
-        for token in split_tokens(text):
-            if token == "f":
-                folded[actor] = True
-            elif token == "c":
-                spent[actor] = min(max_spent, stack[actor])
+    def actor() -> int:
+        if done[r]:
+            return next_from(done[r][-1][0])
+        return next_from(game["firstplayer"][r] - 2)  # firstPlayer itself if it can act
+
+    def called() -> int:
+        count = 0
+        for p, token in reversed(done[r]):
+            if token != "f" and spent[p] < stack[p]:
+                count += 1
+            if token.startswith("r"):
+                break
+        return count
+
+    for token in split_tokens(betting.replace("/", "")):
+        if finished:
+            raise ValueError(f"action {token!r} after the hand ended in {betting!r}")
+        p = actor()
+        if token == "f":
+            folded[p] = True
+        elif token == "c":
+            spent[p] = min(max_spent, stack[p])
+        else:
+            if game["nolimit"]:
+                total = int(token[1:])
+                min_to = max(min_to, 2 * total - max_spent)
+                max_spent = total
             else:
-                if game["nolimit"]:
-                    total = int(token[1:])
-                    min_to = max(min_to, 2 * total - max_spent)
-                    max_spent = total
-                else:
-                    max_spent = min(max_spent + game["raisesize"][r], stack[actor])
-                spent[actor] = max_spent
-                raises += 1
-            actor = next_from(actor)
-    r = len(rounds) - 1
-    acting = sum(1 for p in range(n) if eligible(p))
-    view = {"actor": actor, "spent": spent, "folded": folded, "can_raise": False,
-            "min_to": None, "max_to": None}
-    view["can_fold"] = actor >= 0 and spent[actor] < max_spent
-    if actor < 0 or raises >= game["maxraises"][r] or acting <= 1:
+                max_spent = min(max_spent + game["raisesize"][r], stack[p])
+            spent[p] = max_spent
+        done[r].append((p, token))
+        able = sum(1 for q in range(n) if acting(q))
+        if sum(folded) + 1 >= n:
+            finished = True
+        elif called() >= able:
+            if able > 1 and r + 1 < rounds:
+                r += 1
+                done.append([])
+                min_to = max_spent + max(max(blinds), 1)
+            else:
+                finished = True
+                done += [[] for _ in range(rounds - 1 - r)] if able <= 1 else []
+                r = len(done) - 1
+    view = {"betting": "/".join("".join(t for _, t in tokens) for tokens in done),
+            "finished": finished, "actor": -1, "spent": spent, "folded": folded,
+            "can_fold": False, "can_raise": False, "min_to": None, "max_to": None}
+    if finished:
+        return view
+    p = view["actor"] = actor()
+    view["can_fold"] = spent[p] < max_spent
+    raises = sum(1 for _, t in done[r] if t.startswith("r"))
+    if raises >= game["maxraises"][r] or sum(1 for q in range(n) if acting(q)) <= 1:
         return view
     if not game["nolimit"]:
         view["can_raise"] = True
         return view
-    low, high = min_to, stack[actor]
+    low, high = min_to, stack[p]
     if low > high:
         if max_spent >= high:
             return view
@@ -143,7 +173,6 @@ def main() -> int:
     parser.add_argument("--fault-hand", type=int, default=0)
     args = parser.parse_args()
     game = read_game(args.game)
-    n = game["numplayers"][0]
     rng = random.Random(args.seed)
     sock = socket.create_connection((args.host, args.port), timeout=30)
     sock.settimeout(None)
@@ -160,10 +189,12 @@ def main() -> int:
         if hand not in hands:
             hands.add(hand)
             print(f"hand {hand} position {position}", flush=True)
-        holes = cards.split("/")[0].split("|")
-        shown = sum(1 for p, h in enumerate(holes) if h and p != position)
         view = acpc_view(game, betting)
-        if sum(view["folded"]) == n - 1 or shown or view["actor"] != position:
+        if view["betting"] != betting:
+            print(f"the dealer's rounds differ from ACPC's: {betting!r}, expected "
+                  f"{view['betting']!r}", file=sys.stderr, flush=True)
+            return 4
+        if view["finished"] or view["actor"] != position:
             continue  # the hand is over, or another player is to act
         if args.fault and hand >= args.fault_hand:
             if args.fault == "garbage":

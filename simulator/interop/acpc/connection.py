@@ -42,8 +42,12 @@ class LineConnection:
         self.closed = False
 
     def send(self, line: str) -> None:
+        self.send_all([line])
+
+    def send_all(self, lines: list[str]) -> None:
+        """Send lines in one write: a peer woken once per batch, not once per line."""
         try:
-            self.sock.sendall(line.encode("ascii") + b"\r\n")
+            self.sock.sendall("".join(f"{line}\r\n" for line in lines).encode("ascii"))
         except OSError as exc:
             raise ProtocolError(f"{self.peer}: disconnected ({exc.strerror or exc})") from None
 

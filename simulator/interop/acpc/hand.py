@@ -9,8 +9,8 @@ converted, both ways (:meth:`AcpcHand.action_of`, :meth:`AcpcHand.token_of`).
 
 Seats are fixed; positions rotate: position ``p`` (0 = first after the button) is seat
 ``(button + 1 + p) % n``. Cards may be learnt as the hand goes on (a client sees the board
-round by round and the others' cards at a showdown): the engine's state is rebuilt from the
-actions whenever the known cards change, so only the cards of rounds reached are needed.
+round by round and the others' cards at a showdown): the engine's state learns them as they
+come, so only the cards of rounds reached are needed.
 
 >>> from simulator.core.game import GameConfig
 >>> from simulator.core.cards import parse_cards
@@ -66,7 +66,8 @@ class AcpcHand:
     # --- cards --------------------------------------------------------------------------------
 
     def set_cards(self, holes: Mapping[int, tuple[int, int]], board: Sequence[int]) -> None:
-        """Learn hole cards (seat -> cards) and the board so far; known cards never change."""
+        """Learn hole cards (seat -> cards) and the board so far; known cards never change
+        (a shorter board than the one known adds nothing)."""
         changed = False
         for seat, cards in holes.items():
             known = self._holes[seat]
@@ -77,14 +78,26 @@ class AcpcHand:
                 self._holes[seat] = (cards[0], cards[1])
                 changed = True
         board = tuple(board)
-        if board[:len(self._board)] != self._board:
+        common = min(len(board), len(self._board))
+        if board[:common] != self._board[:common]:
             raise ProtocolError(f"hand {self.hand_number}: the board changed from "
                                 f"{format_cards(self._board)} to {format_cards(board)}")
         if len(board) > len(self._board):
             self._board = board
             changed = True
-        if changed:
-            self._state = None
+        if changed and self._state is not None:
+            self._learn(self._state)
+
+    def _learn(self, state: HandState) -> None:
+        """Give our state the cards learnt since it was built, instead of replaying the hand.
+
+        The engine reads the board and the hole cards only as the hand reaches them (a
+        round's cards when it deals that round, the holes at the showdown and for
+        observations), and cards once known never change, so a state that learns them late
+        is the state built with them from the start. The state is ours alone: no bot holds it.
+        """
+        state.full_board = self._board
+        state.holes = tuple(self._holes)
 
     @property
     def holes(self) -> tuple[tuple[int, int] | None, ...]:

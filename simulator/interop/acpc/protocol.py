@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from simulator.core.cards import format_cards, parse_cards
-from simulator.core.errors import CardError, HoldemError
+from simulator.core.cards import RANKS, SUITS, format_cards
+from simulator.core.errors import HoldemError
 
 VERSION = "VERSION:2.0.0"
 MAX_LINE = 4096  # bytes, line end included, as the reference dealer reads them
@@ -103,19 +103,34 @@ def parse_betting(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(rounds)
 
 
+# Every spelling the reference dealer reads (ranks and suits in either case): a line's cards
+# are read by table lookup, two characters at a time.
+_CARDS = {r + u: card for card, (r0, u0) in enumerate((r, u) for r in RANKS for u in SUITS)
+          for r in (r0, r0.lower()) for u in (u0, u0.upper())}
+
+
+def _cards(text: str) -> list[int]:
+    if len(text) % 2:
+        raise ProtocolError(f"bad cards {text!r}")
+    try:
+        return [_CARDS[text[i:i + 2]] for i in range(0, len(text), 2)]
+    except KeyError:
+        raise ProtocolError(f"bad cards {text!r}") from None
+
+
 def _parse_cards(text: str, line: str) -> tuple[tuple[tuple[int, int] | None, ...],
                                                  tuple[tuple[int, ...], ...]]:
     hole_text, *board_texts = text.split("/")
     holes: list[tuple[int, int] | None] = []
     try:
         for part in hole_text.split("|"):
-            cards = parse_cards(part) if part else []
+            cards = _cards(part)
             if len(cards) not in (0, 2):
-                raise ProtocolError(f"expected two hole cards, got {part!r} in {line!r}")
+                raise ProtocolError(f"expected two hole cards, got {part!r}")
             holes.append((cards[0], cards[1]) if cards else None)
-        boards = ((),) + tuple(tuple(parse_cards(b)) for b in board_texts)
-    except CardError as exc:
-        raise ProtocolError(f"bad cards in {line!r}: {exc}") from None
+        boards = ((),) + tuple(tuple(_cards(b)) for b in board_texts)
+    except ProtocolError as exc:
+        raise ProtocolError(f"{exc} in {line!r}") from None
     every = [c for h in holes if h for c in h] + [c for b in boards for c in b]
     if len(set(every)) != len(every):
         raise ProtocolError(f"a card shows twice in {line!r}")

@@ -8,8 +8,10 @@ state, the state after every action (with the next round's cards when the action
 round) and the final state with the cards shown at a showdown. ``act`` reads the bot's reply,
 checks the echo and turns the ACPC action into ours.
 
-A state is sent once its cards are known, that is at the next event that is not a card
-event: the next action, the seat's own turn, or the hand's end. Every failure (a timeout, a
+A state is rendered once its cards are known, that is at the next event that is not a card
+event: the next action, the seat's own turn, or the hand's end. The lines go out together on
+the seat's turn and at the hand's end: the content and order are the reference dealer's, and
+batches wake the bot once per decision, not once per line. Every failure (a timeout, a
 disconnect, a malformed reply, an illegal action unless ``illegal="call"``) raises from the
 call where it shows, so the match loop's guard makes it a fault of this seat; the seat is then
 broken: ``act`` fails at once and ``observe`` stays silent, so a dead bot costs no more waiting.
@@ -64,6 +66,7 @@ class AcpcSeat(BaseBot):
         self._board: tuple[int, ...] = ()
         self._shown: dict[int, tuple[int, int]] = {}
         self._last_line = ""
+        self._outbox: list[str] = []
 
     def start(self, context: BotContext) -> None:
         self.seat, self.players, self.game = context.seat, len(context.names), context.game
@@ -113,6 +116,7 @@ class AcpcSeat(BaseBot):
             self._shown.update(event.shown)
         elif isinstance(event, HandEnded):
             self._flush()
+            self._send()
 
     def _flush(self) -> None:
         """Send the state after each action not yet sent, now that its cards are known."""
@@ -128,7 +132,12 @@ class AcpcSeat(BaseBot):
     def _send_state(self) -> None:
         assert self._hand is not None
         self._last_line = str(self._hand.matchstate(self._hand.position_of(self.seat)))
-        self._conn().send(self._last_line)
+        self._outbox.append(self._last_line)
+
+    def _send(self) -> None:
+        if self._outbox:
+            lines, self._outbox = self._outbox, []
+            self._conn().send_all(lines)
 
     # --- decisions ----------------------------------------------------------------------------
 
@@ -146,6 +155,7 @@ class AcpcSeat(BaseBot):
 
     def _act(self, observation: Observation) -> Action:
         self._flush()
+        self._send()
         hand = self._hand
         assert hand is not None
         if hand.actor != self.seat:
@@ -172,5 +182,10 @@ class AcpcSeat(BaseBot):
         return legal_action(wanted, legal)
 
     def close(self) -> None:
-        if self.connection is not None:
+        if self.connection is None:
+            return
+        try:
+            if self.failure is None and not self.connection.closed:
+                self._send()  # lines still waiting (normally none: the hand's end sent them)
+        finally:
             self.connection.close()
