@@ -118,8 +118,8 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
             seat_of = np.argsort(order)  # player index -> seat
             stream = play_match(game, bots, deals, match_seed, names=[names[j] for j in order],
                                 on_bot_error=config.on_bot_error,
-                                bot_timeout=config.bot_timeout,
-                                directory=Path(config.output.dir) / "bots")
+                                bot_timeout=config.bot_timeout, block=block,
+                                permutation=p, directory=Path(config.output.dir) / "bots")
             for result in stream:
                 history = result.history
                 seats = np.where(np.array(history.dealt_in)[seat_of], seat_of, -1)

@@ -91,13 +91,11 @@ class AcpcSeat(BaseBot):
     def observe(self, event: Event) -> None:
         if self.failure is not None:
             return
-        done = False
         try:
             self._observe(event)
-            done = True
-        finally:
-            if not done:
-                self._fail(f"while sending hand states ({type(event).__name__})")
+        except BaseException as exc:
+            self._fail(_why(exc, "while sending hand states"))
+            raise
 
     def _observe(self, event: Event) -> None:
         if isinstance(event, HandStarted):
@@ -143,15 +141,12 @@ class AcpcSeat(BaseBot):
 
     def act(self, observation: Observation) -> Action:
         if self.failure is not None:
-            raise ProtocolError(f"the seat failed earlier ({self.failure}); it no longer acts")
-        done = False
+            raise ProtocolError(f"failed earlier ({self.failure}); the seat no longer acts")
         try:
-            action = self._act(observation)
-            done = True
-            return action
-        finally:
-            if not done:
-                self._fail("while waiting for its action")
+            return self._act(observation)
+        except BaseException as exc:  # an overrun interrupts with a BaseException
+            self._fail(_why(exc, "no answer in time"))
+            raise
 
     def _act(self, observation: Observation) -> Action:
         self._flush()
@@ -189,3 +184,7 @@ class AcpcSeat(BaseBot):
                 self._send()  # lines still waiting (normally none: the hand's end sent them)
         finally:
             self.connection.close()
+
+
+def _why(exc: BaseException, default: str) -> str:
+    return str(exc) or default
