@@ -151,10 +151,10 @@ def _check_events(events: list[Any], results: list[HandResult], seat: int) -> No
 
 
 @pytest.mark.parametrize("stem, remote, hands", [
-    ("holdem.limit.2p.reverse_blinds", [0, 1], 1500),
+    ("holdem.limit.2p.reverse_blinds", [0, 1], 1000),
     ("holdem.nolimit.2p.reverse_blinds", [1], 1000),
-    ("holdem.limit.3p", [0, 2], 600),
-    ("holdem.nolimit.3p", [0, 1, 2], 600),
+    ("holdem.limit.3p", [0, 2], 500),
+    ("holdem.nolimit.3p", [0, 1, 2], 500),
 ])
 def test_our_client_against_our_dealer(stem: str, remote: list[int], hands: int) -> None:
     gd = load_gamedef(GAMES[stem])
@@ -266,3 +266,74 @@ def test_connect_to_nobody_exits_1() -> None:
     assert main(["connect", "127.0.0.1", str(port), "--game",
                  str(GAMES["holdem.limit.3p"])], io.StringIO(), err) == 1
     assert "cannot connect" in err.getvalue() and time.monotonic() - start < 15
+
+
+class Wild(RandomBot):
+    """Asks for what is often illegal: folds when checking is free, raises far too much."""
+
+    def act(self, observation: Any) -> Any:
+        from simulator.core.actions import Action
+
+        roll = self.rng.random()
+        if roll < 0.3:
+            return Action.fold()
+        if roll < 0.7:
+            return Action.raise_to(10**9)
+        return Action.raise_to(1)
+
+
+def test_the_client_sends_only_legal_actions(tmp_path: Path) -> None:
+    """Our dealer refuses illegal actions (the default), so every fix happened in the client."""
+    gd = load_gamedef(GAMES["holdem.nolimit.2p.reverse_blinds"])
+    game = gd.to_game_config()
+    warnings: list[str] = []
+
+    def listening(ports: list[int]) -> None:
+        def run() -> None:
+            conn = connect("127.0.0.1", ports[0], timeout=10)
+            client = AcpcClient(Wild(seed=1), game, 2, warn=warnings.append)
+            try:
+                reports.append(client.run(conn))
+            finally:
+                conn.close()
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        threads.append(thread)
+
+    reports: list[ClientReport] = []
+    threads: list[threading.Thread] = []
+    results = list(deal(game, ["wild", "random"], [None, RandomBot(seed=2)], hands=200, seed=1,
+                        connect_timeout=10, on_listening=listening))
+    threads[0].join(timeout=30)
+    assert len(results) == 200 and reports[0].hands == 200
+    assert reports[0].fixed == len(warnings) > 50
+    assert any("raise to 1000000000" in w and "sent 'raise to 20000'" in w for w in warnings)
+    assert any(r.history.actions and r.history.actions[-1].all_in for r in results)
+
+
+def test_log2phh_replays_logs_and_refuses_disagreeing_ones(tmp_path: Path) -> None:
+    game = GAMES["holdem.limit.3p"]
+    # a reference dealer's split pot: position 0 folds its small blind, the others tie
+    # on the board and get 12.5 each (our engine gives the odd chip to position 1)
+    split = "STATE:0:cfc/cc/cc/cc:JcJd|KdQd|KhQh/2c3d4h/5s/6c:-5|2.5|2.5:a|b|c"
+    log = tmp_path / "reference.log"
+    log.write_text(f"# a comment\n{split}\nSCORE:-5|2.5|2.5:a|b|c\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["log2phh", str(log), "--game", str(game)], out, err) == 0, err.getvalue()
+    (hand,) = loads_all(out.getvalue())
+    assert list(replay(hand).finishing_stacks) == hand.finishing_stacks
+    stack = hand.starting_stacks[0]
+    assert [s - stack for s in hand.finishing_stacks] == [-5, 3, 2]
+    assert hand.players == ["a", "b", "c"]
+    phh = tmp_path / "out.phhs"
+    assert main(["log2phh", str(log), "--game", str(game), "--output", str(phh)],
+                io.StringIO(), io.StringIO()) == 0
+    assert loads_all(phh.read_text())[0].actions == hand.actions
+    log.write_text(split.replace("-5|2.5|2.5", "-5|5|0") + "\n")
+    err = io.StringIO()
+    assert main(["log2phh", str(log), "--game", str(game)], io.StringIO(), err) == 1
+    assert "hand 0" in err.getvalue() and "pays" in err.getvalue()
+    log.write_text("STATE:0:garbage\n")
+    err = io.StringIO()
+    assert main(["log2phh", str(log), "--game", str(game)], io.StringIO(), err) == 2
+    assert "line 1" in err.getvalue()

@@ -221,3 +221,33 @@ def test_our_client_replays_the_observed_limit_exchange() -> None:
     assert [e.button for e in started] == [1, 0]  # the button moves: seats stay
     assert started[0].names == ("Alice", "seat2")
     assert sum(isinstance(e, ActionTaken) for e in bot.events) == 10
+
+
+def test_fixed_positions_keep_the_seat_and_the_button() -> None:
+    lines = ["MATCHSTATE:0:0::5d5c|", "MATCHSTATE:0:0:f:5d5c|", "MATCHSTATE:0:1::7h7d|"]
+    client = AcpcClient(_Scripted([]), LIMIT_2P.to_game_config(), 2)
+    for line in lines[:2]:
+        client.handle(line, lambda reply: None)
+    with pytest.raises(ProtocolError, match="--fixed-positions"):
+        client.handle(lines[2], lambda reply: None)
+    bot = _Scripted([])
+    fixed = AcpcClient(bot, LIMIT_2P.to_game_config(), 2, fixed_positions=True)
+    for line in lines:
+        fixed.handle(line, lambda reply: None)
+    started = [e for e in bot.events if isinstance(e, HandStarted)]
+    assert [e.button for e in started] == [1, 1] and fixed.report.seat == 0
+
+
+def test_a_dealer_that_breaks_the_rules_is_a_protocol_error() -> None:
+    for lines, problem in [
+        (["MATCHSTATE:0:0::5d5c|", "MATCHSTATE:0:0:cc:5d5c|"], "round"),   # no round end
+        (["MATCHSTATE:0:0::5d5c|", "MATCHSTATE:0:0:rrrr:5d5c|"], "illegal"),  # over the cap
+        (["MATCHSTATE:0:0::5d5c|", "MATCHSTATE:0:0:c:5d5c|", "MATCHSTATE:0:0:f:5d5c|"],
+         "continue"),
+        (["MATCHSTATE:0:0::5d5c|", "MATCHSTATE:0:0:c:5d5c|", "MATCHSTATE:0:1::|5d5c"],
+         "ended"),
+    ]:
+        client = AcpcClient(_Scripted(["c"] * 5), LIMIT_2P.to_game_config(), 2)
+        with pytest.raises(ProtocolError, match=problem):
+            for line in lines:
+                client.handle(line, lambda reply: None)

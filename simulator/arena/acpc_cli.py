@@ -59,7 +59,6 @@ from simulator.play.protocol import Bot
 from simulator.play.registry import build, check_params, resolve
 
 LOG_FILE = "acpc.log"
-HISTORY_FILE = "hands.phhs"
 ACPC_SEAT = "acpc"
 _LUCK_TAG = 0xAC9C  # keeps the luck generator's stream apart from the cards'
 
@@ -321,7 +320,8 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     totals = np.zeros(len(names), dtype=np.int64)
 
     def listening(open_ports: list[int]) -> None:
-        print(" ".join(str(p) for p in open_ports), file=out, flush=True)
+        if open_ports:  # the first line, as the reference dealer prints it
+            print(" ".join(str(p) for p in open_ports), file=out, flush=True)
 
     problem = None
     try:
@@ -409,7 +409,8 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="holdem acpc", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="holdem acpc",
+                                     description=__doc__.split("\n")[0].split(": ", 1)[1])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (build_parser, _, help_text) in COMMANDS.items():
         build_parser(sub.add_parser(name, help=help_text, description=help_text))

@@ -72,36 +72,40 @@ class AcpcProgram(AcpcSeat):
         check_expressible(game)
 
     def start(self, context: BotContext) -> None:
-        super().start(context)
-        listener = listen(HOST, 0)
+        listener = None
         try:
-            port = listener.getsockname()[1]
-            where = context.directory
-            if where is None:
-                self._temp = tempfile.TemporaryDirectory(prefix="acpc-program-")
-                where = Path(self._temp.name)
-            game_file = _write_game(where, format_gamedef(gamedef_for(self.game, self.players)))
-            argv = [_fill(a, str(port), str(game_file)) for a in self.command]
-            log: IO[Any] | None = None  # without a directory the program writes where we do
-            if context.directory is not None:
-                self.log_path = context.directory / (f"stderr-block{context.block}-perm"
-                                                     f"{context.permutation}.log")
-                log = open(self.log_path, "ab")  # noqa: SIM115 (the child keeps it)
-            try:
-                self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
-                                                stderr=log)
-            except OSError as exc:
-                raise ProtocolError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
-            finally:
-                if log is not None:
-                    log.close()
+            super().start(context)
+            listener = listen(HOST, 0)
+            self.process = self._launch(context, listener.getsockname()[1])
             self.connection = self._accept(listener)
             handshake(self.connection, self.startup_timeout)
         except BaseException as exc:
             self._fail(f"start(): {exc}")
             raise
         finally:
-            listener.close()
+            if listener is not None:
+                listener.close()
+
+    def _launch(self, context: BotContext, port: int) -> subprocess.Popen[bytes]:
+        """Start the program with the placeholders filled, its output to the seat's log."""
+        where = context.directory
+        if where is None:
+            self._temp = tempfile.TemporaryDirectory(prefix="acpc-program-")
+            where = Path(self._temp.name)
+        game_file = _write_game(where, format_gamedef(gamedef_for(self.game, self.players)))
+        argv = [_fill(a, str(port), str(game_file)) for a in self.command]
+        log: IO[Any] | None = None  # without a directory the program writes where we do
+        if context.directory is not None:
+            self.log_path = context.directory / (f"stderr-block{context.block}-perm"
+                                                 f"{context.permutation}.log")
+            log = open(self.log_path, "ab")  # noqa: SIM115 (the child holds it open)
+        try:
+            return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        except OSError as exc:
+            raise ProtocolError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+        finally:
+            if log is not None:
+                log.close()
 
     def _accept(self, listener: Any) -> LineConnection:
         """The program's connection; fails early if the program exits without connecting."""
