@@ -29,7 +29,7 @@ from simulator.core.events import (
 from simulator.core.records import HandResult
 from simulator.interop.acpc.client import AcpcClient, ClientReport
 from simulator.interop.acpc.connection import connect
-from simulator.interop.acpc.dealer import deal
+from simulator.interop.acpc.dealer import host_match
 from simulator.interop.acpc.gamedef import SHIPPED, GameDef, load_gamedef
 from simulator.interop.acpc.log import parse_state_line, replay_logged, state_line
 from simulator.interop.phh import loads_all, replay
@@ -91,8 +91,8 @@ def _match(gd: GameDef, remote: list[int], hands: int, seed: int
             thread.start()
             threads.append(thread)
 
-    results = list(deal(game, names, bots, hands=hands, seed=seed, timeout=10,
-                        connect_timeout=10, on_listening=listening))
+    results = list(host_match(game, names, bots, hands=hands, seed=seed, timeout=10,
+                              connect_timeout=10, on_listening=listening))
     for thread in threads:
         thread.join(timeout=30)
         assert not thread.is_alive()
@@ -302,8 +302,8 @@ def test_the_client_sends_only_legal_actions(tmp_path: Path) -> None:
 
     reports: list[ClientReport] = []
     threads: list[threading.Thread] = []
-    results = list(deal(game, ["wild", "random"], [None, RandomBot(seed=2)], hands=200, seed=1,
-                        connect_timeout=10, on_listening=listening))
+    results = list(host_match(game, ["wild", "random"], [None, RandomBot(seed=2)], hands=200,
+                              seed=1, connect_timeout=10, on_listening=listening))
     threads[0].join(timeout=30)
     assert len(results) == 200 and reports[0].hands == 200
     assert reports[0].fixed == len(warnings) > 50

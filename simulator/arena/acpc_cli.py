@@ -49,7 +49,7 @@ from simulator.core.game import GameConfig
 from simulator.core.records import HandResult
 from simulator.interop.acpc.client import AcpcClient, BotFailed
 from simulator.interop.acpc.connection import connect
-from simulator.interop.acpc.dealer import DEFAULT_HOST, DEFAULT_TIMEOUT, deal
+from simulator.interop.acpc.dealer import DEFAULT_HOST, DEFAULT_TIMEOUT, host_match
 from simulator.interop.acpc.gamedef import GameDef, load_gamedef
 from simulator.interop.acpc.log import log_histories, parse_log, score_line, state_line
 from simulator.interop.acpc.protocol import ProtocolError
@@ -325,10 +325,10 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     problem = None
     try:
-        for result in deal(game, names, bots, hands=args.hands, seed=args.seed, host=args.host,
-                           ports=ports, timeout=args.timeout,
-                           connect_timeout=args.connect_timeout, illegal=args.illegal,
-                           on_listening=listening):
+        for result in host_match(game, names, bots, hands=args.hands, seed=args.seed,
+                                 host=args.host, ports=ports, timeout=args.timeout,
+                                 connect_timeout=args.connect_timeout, illegal=args.illegal,
+                                 on_listening=listening):
             totals += np.array(result.net, dtype=np.int64)
             if log is not None:
                 log.write(state_line(result.history) + "\n")

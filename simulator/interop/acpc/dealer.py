@@ -28,7 +28,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_TIMEOUT = 10.0  # seconds per action, as the issue asks
 
 
-def deal(game: GameConfig, names: Sequence[str], bots: Sequence[Bot | None], *, hands: int,
+def host_match(game: GameConfig, names: Sequence[str], bots: Sequence[Bot | None], *, hands: int,
          seed: int, host: str = DEFAULT_HOST, ports: Sequence[int] | None = None,
          timeout: float | None = DEFAULT_TIMEOUT, connect_timeout: float | None = None,
          illegal: Illegal = "error",

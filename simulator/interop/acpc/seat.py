@@ -64,7 +64,7 @@ class AcpcSeat(BaseBot):
         self._hand: AcpcHand | None = None
         self._pending: list[ActionRecord] = []
         self._board: tuple[int, ...] = ()
-        self._shown: dict[int, tuple[int, int]] = {}
+        self._holes: dict[int, tuple[int, int]] = {}
         self._last_line = ""
         self._outbox: list[str] = []
 
@@ -100,9 +100,9 @@ class AcpcSeat(BaseBot):
     def _observe(self, event: Event) -> None:
         if isinstance(event, HandStarted):
             self._hand = AcpcHand(self.game, self.players, event.hand_number, event.button)
-            self._pending, self._board, self._shown = [], (), {}
+            self._pending, self._board, self._holes = [], (), {}  # holes: own, then shown
         elif isinstance(event, HoleCardsDealt):
-            self._shown[event.seat] = event.hole_cards
+            self._holes[event.seat] = event.hole_cards
             self._flush()
             self._send_state()
         elif isinstance(event, ActionTaken):
@@ -111,17 +111,17 @@ class AcpcSeat(BaseBot):
         elif isinstance(event, BoardDealt):
             self._board = event.board
         elif isinstance(event, Showdown):
-            self._shown.update(event.shown)
+            self._holes.update(event.shown)
         elif isinstance(event, HandEnded):
             self._flush()
             self._send()
 
     def _flush(self) -> None:
-        """Send the state after each action not yet sent, now that its cards are known."""
+        """Render the state after each action not yet rendered, now that its cards are known."""
         hand = self._hand
         if hand is None:
             raise ProtocolError("an action before the hand started")
-        hand.set_cards(self._shown, self._board)
+        hand.set_cards(self._holes, self._board)
         for record in self._pending:
             hand.apply(record_action(record))
             self._send_state()
