@@ -43,6 +43,7 @@ from simulator.arena.results import (
     RunStore,
 )
 from simulator.arena.summary import RunInfo, RunSummary, format_table, summarise
+from simulator.core.errors import HoldemError
 from simulator.play.registry import BotSpecError, build, check_params, resolve
 
 _LUCK_TAG = 0x1C4  # keeps the luck generator's stream apart from every other derived seed
@@ -116,7 +117,8 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
             seat_of = np.argsort(order)  # player index -> seat
             stream = play_match(game, bots, deals, match_seed, names=[names[j] for j in order],
                                 on_bot_error=config.on_bot_error,
-                                bot_timeout=config.bot_timeout)
+                                bot_timeout=config.bot_timeout, block=block,
+                                permutation=p, directory=Path(config.output.dir) / "bots")
             for result in stream:
                 history = result.history
                 seats = np.where(np.array(history.dealt_in)[seat_of], seat_of, -1)
@@ -305,7 +307,11 @@ def check_bots(config: TournamentConfig) -> None:
             check_params(spec, seat.params)
             # a constructor taking **params checks them only when called: build one now
             build(spec, seat.params, seed=0)
-        except BotSpecError as exc:
+            # a bot class may refuse games it cannot play (e.g. acpc-program: carried stacks)
+            check_game = getattr(spec.factory, "check_game", None)
+            if check_game is not None:
+                check_game(config.game_config())
+        except HoldemError as exc:
             raise ConfigError(f"seats[{i}] ({seat.name}): {exc}") from None
 
 

@@ -77,7 +77,10 @@ def hand_fields(history: Any) -> dict[str, Any]:
 
 def _action_lines(history: Any, order: list[int]) -> list[str]:
     player = {seat: f"p{k + 1}" for k, seat in enumerate(order)}
-    lines = [f"d dh {player[s]} {format_cards(history.holes[s])}" for s in order]
+    # ???? is PHH's unknown card: a client's record of a hand whose cards it never saw
+    lines = [f"d dh {player[s]} "
+             f"{'????' if history.holes[s] is None else format_cards(history.holes[s])}"
+             for s in order]
     board = history.board
     runout_from = _runout_street(history, order)
 

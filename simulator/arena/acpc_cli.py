@@ -1,0 +1,434 @@
+"""``holdem acpc``: ACPC matches: our bots at an ACPC dealer, ACPC programs at our dealer.
+
+    holdem acpc connect HOST PORT --game FILE.game [--bot NAME] [--params FILE]
+                        [--name NAME] [--seed S] [--phh FILE] [--fixed-positions] [--quiet]
+    holdem acpc dealer FILE.game --hands N --seed S --seat NAME=BOT ... [--params NAME=FILE]
+                       [--host HOST] [--ports P1,P2] [--timeout SECONDS] [--connect-timeout
+                       SECONDS] [--illegal error|call] [--output DIR] [--phh] [--force]
+                       [--block-size N] [--no-luck] [--luck-samples N] [--quiet]
+    holdem acpc log2phh LOG --game FILE.game [--output FILE]
+    holdem acpc game FILE.game
+
+``connect`` plays a registered or plug-in bot (``--params``: a YAML mapping of its
+parameters) at an ACPC dealer until the dealer closes the connection, then prints the hands
+played and the chips won. ``dealer`` hosts a match with our engine: a seat ``NAME=acpc``
+waits for an ACPC client on a port (the ports, in seat order, are the first line printed),
+other seats are our bots in-process. With ``--output DIR`` it writes ``acpc.log`` (the
+reference dealer's STATE lines and final SCORE line), our per-hand results and
+``summary.json`` with intervals over blocks of ``--block-size`` hands, as ``holdem run``
+does, and ``hands.phhs`` with ``--phh``. ``log2phh`` turns a dealer's log into PHH (our
+engine replays every hand: a hand it finds illegal, or whose results differ, fails).
+``game`` prints our game for a ``.game`` file.
+
+Exit codes: 0 success; 2 bad input (arguments, a ``.game`` file we cannot play, with a line
+naming the key, bot names or parameters, an output dir holding results); 1 a match that
+failed on its way (a timeout, a disconnect, a malformed reply, an illegal action, a bot's
+crash, a log our engine disagrees with), keeping what finished.
+
+This is the thin layer where interop (the protocol, the dealer engine) meets the arena (the
+results store, statistics and luck correction).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from simulator.arena.config import ConfigError
+from simulator.arena.luck import history_luck
+from simulator.arena.results import BlockRecord, ResultsError, RunStore, format_table, summarise
+from simulator.arena.tournament import derive_seed, package_version
+from simulator.arena.validation import read_yaml
+from simulator.core.errors import HoldemError
+from simulator.core.game import GameConfig
+from simulator.core.records import HandResult
+from simulator.interop.acpc.client import AcpcClient, BotFailed
+from simulator.interop.acpc.connection import connect
+from simulator.interop.acpc.dealer import DEFAULT_HOST, DEFAULT_TIMEOUT, host_match
+from simulator.interop.acpc.gamedef import GameDef, load_gamedef
+from simulator.interop.acpc.log import log_histories, parse_log, score_line, state_line
+from simulator.interop.acpc.protocol import ProtocolError
+from simulator.interop.phh import dumps_all
+from simulator.play.match import BotError
+from simulator.play.protocol import Bot
+from simulator.play.registry import build, check_params, resolve
+
+LOG_FILE = "acpc.log"
+ACPC_SEAT = "acpc"
+_LUCK_TAG = 0xAC9C  # keeps the luck generator's stream apart from the cards'
+
+
+class UsageError(HoldemError, ValueError):
+    """Bad arguments: one line naming the option."""
+
+
+# --- shared pieces -------------------------------------------------------------------------------
+
+
+def _game(path: str) -> tuple[GameDef, GameConfig]:
+    gd = load_gamedef(path)
+    try:
+        return gd, gd.to_game_config()
+    except HoldemError as exc:
+        raise type(exc)(f"{path}: {exc}") from None
+
+
+def _params(path: str | None, what: str) -> dict[str, Any]:
+    if path is None:
+        return {}
+    data = read_yaml(path)
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
+        raise UsageError(f"{what} {path}: expected a YAML mapping of parameter names to values")
+    return data
+
+
+def _bot(name: str, params: dict[str, Any], seed: int) -> Bot:
+    spec = resolve(name)
+    check_params(spec, params)
+    return build(spec, params, seed)
+
+
+def _seconds(text: str) -> float | None:
+    if text.lower() in ("none", "0"):
+        return None
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected seconds > 0 or none, got {text}")
+    return value
+
+
+def _unit(game: GameConfig) -> tuple[str, int]:
+    return ("small_bets", game.small_bet or 1) if game.is_limit else ("big_blinds",
+                                                                        game.big_blind)
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+# --- connect -------------------------------------------------------------------------------------
+
+
+def _connect_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("host")
+    p.add_argument("port", type=int)
+    p.add_argument("--game", required=True, metavar="FILE.game", help="the match's definition")
+    p.add_argument("--bot", default="call", help="a registered bot or module:Class (call)")
+    p.add_argument("--params", metavar="FILE", help="YAML mapping of the bot's parameters")
+    p.add_argument("--name", help="our name, shown to the bot (default: the bot's)")
+    p.add_argument("--seed", type=int, default=0, help="the bot's seed, if it takes one")
+    p.add_argument("--phh", metavar="FILE", help="write the hands played as PHHS")
+    p.add_argument("--fixed-positions", action="store_true",
+                   help="the dealer keeps positions fixed (the reference dealer's -f)")
+    p.add_argument("--connect-timeout", type=_seconds, default=10.0, metavar="SECONDS")
+    p.add_argument("--quiet", action="store_true", help="print the summary only")
+
+
+def _run_connect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    gd, game = _game(args.game)
+    bot = _bot(args.bot, _params(args.params, "--params"), args.seed)
+    phh = Path(args.phh) if args.phh else None
+
+    def warn(text: str) -> None:
+        if not args.quiet:
+            print(f"holdem acpc connect: {text}", file=err)
+
+    client = AcpcClient(bot, game, gd.num_players, name=args.name or args.bot,
+                        fixed_positions=args.fixed_positions, keep_histories=phh is not None,
+                        warn=warn)
+    status, problem = 0, None
+    try:
+        conn = connect(args.host, args.port, timeout=args.connect_timeout)
+        try:
+            client.run(conn)
+        finally:
+            conn.close()
+    except (ProtocolError, BotFailed) as exc:
+        status, problem = 1, str(exc)
+    report = client.report
+    if phh is not None:
+        _write(phh, dumps_all(report.histories) + "\n" if report.histories else "")
+    unit, chips = _unit(game)
+    per_hand = report.chips / report.hands / chips if report.hands else 0.0
+    seat = "?" if report.seat is None else report.seat + 1
+    print(f"{report.hands} hands as seat{seat}: {report.chips:+d} chips, {per_hand:+.4f} "
+          f"{unit} per hand" + (f"; {report.fixed} actions made legal" if report.fixed else ""),
+          file=out)
+    if problem is not None:
+        print(f"holdem acpc connect: {problem}", file=err)
+    return status
+
+
+# --- dealer --------------------------------------------------------------------------------------
+
+
+def _dealer_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="FILE.game")
+    p.add_argument("--hands", type=int, required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--seat", action="append", required=True, metavar="NAME=BOT",
+                   help=f"a seat, in seat order: a bot of ours, or '{ACPC_SEAT}' for a client")
+    p.add_argument("--params", action="append", default=[], metavar="NAME=FILE",
+                   help="YAML mapping of a seat's bot parameters")
+    p.add_argument("--host", default=DEFAULT_HOST, help=f"interface to listen on ({DEFAULT_HOST})")
+    p.add_argument("--ports", metavar="P1,P2", help="ports of the ACPC seats, in seat order")
+    p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"per action (default {DEFAULT_TIMEOUT:g}; none: no limit)")
+    p.add_argument("--connect-timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help="for each client to connect (default: wait)")
+    p.add_argument("--illegal", choices=("error", "call"), default="error",
+                   help="an illegal action ends the match (error) or becomes a call, as at the "
+                        "reference dealer")
+    p.add_argument("--output", metavar="DIR", help="write the log, results and summary here")
+    p.add_argument("--phh", action="store_true", help="also write hands.phhs (needs --output)")
+    p.add_argument("--force", action="store_true", help="replace results already in DIR")
+    p.add_argument("--block-size", type=int, default=100, metavar="N",
+                   help="hands per block of the statistics (100)")
+    p.add_argument("--no-luck", action="store_true", help="skip the luck correction")
+    p.add_argument("--luck-samples", type=int, default=400, metavar="N")
+    p.add_argument("--quiet", action="store_true", help="print only the ports and the score")
+
+
+def _seats(args: argparse.Namespace, players: int) -> tuple[list[str], list[str]]:
+    names, bots = [], []
+    for text in args.seat:
+        name, eq, bot = text.partition("=")
+        if not eq or not name or not bot:
+            raise UsageError(f"--seat: expected NAME=BOT, got {text!r}")
+        if name in names or "|" in name or ":" in name:
+            raise UsageError(f"--seat: names must be unique, without '|' or ':', got {name!r}")
+        names.append(name)
+        bots.append(bot)
+    if len(names) != players:
+        raise UsageError(f"--seat: the game has {players} players, got {len(names)} seats")
+    return names, bots
+
+
+def _seat_params(args: argparse.Namespace, names: list[str]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for text in args.params:
+        name, eq, path = text.partition("=")
+        if not eq or name not in names:
+            raise UsageError(f"--params: expected NAME=FILE with NAME one of {', '.join(names)}, "
+                             f"got {text!r}")
+        out[name] = _params(path, f"--params {name}")
+    return out
+
+
+def _ports(text: str | None, count: int) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        ports = [int(p) for p in text.split(",")]
+    except ValueError:
+        raise UsageError(f"--ports: expected P1,P2,... (numbers), got {text!r}") from None
+    if len(ports) != count or not all(0 <= p < 65536 for p in ports):
+        raise UsageError(f"--ports: expected {count} ports 0..65535 (one per '{ACPC_SEAT}' seat), "
+                         f"got {text!r}")
+    return ports
+
+
+class _Results:
+    """Per-hand results in blocks, as ``holdem run`` keeps them: in memory, and on disk when
+    an output dir is given."""
+
+    def __init__(self, args: argparse.Namespace, game: GameConfig, names: list[str],
+                 store: RunStore | None) -> None:
+        self.args, self.game, self.names, self.store = args, game, names, store
+        self.blocks: list[dict[str, Any]] = []
+        self.pending: list[HandResult] = []
+        self.phh_hands = 0
+
+    def add(self, result: HandResult) -> None:
+        self.pending.append(result)
+        if len(self.pending) == self.args.block_size:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        results, self.pending = self.pending, []
+        n = len(self.names)
+        luck = [np.zeros(n) if self.args.no_luck else history_luck(
+            r.history, np.random.default_rng([self.args.seed, r.hand_number, _LUCK_TAG]),
+            self.args.luck_samples) for r in results]
+        record = BlockRecord(
+            block=len(self.blocks), deals=len(results), perm=np.zeros(len(results), np.int64),
+            hand=np.array([r.hand_number for r in results], np.int64),
+            button=np.array([r.button for r in results], np.int64),
+            seat=np.tile(np.arange(n, dtype=np.int64), (len(results), 1)),
+            net=np.array([r.net for r in results], np.int64).reshape(-1, n),
+            luck=np.array(luck, np.float64).reshape(-1, n)).prepare(self.names, n)
+        assert record.summary_line is not None
+        self.blocks.append(record.summary_line)
+        if self.store is not None:
+            histories = [r.history for r in results]
+            texts = (lambda start: dumps_all(histories, start)) if self.args.phh else None
+            self.store.append(record, n, texts)
+
+    def summary(self, complete: bool) -> dict[str, Any]:
+        unit, chips = _unit(self.game)
+        data = summarise(self.blocks, self.names, unit=unit, unit_chips=chips,
+                         big_blind=self.game.big_blind)
+        data["big_blinds_per_unit"] = chips / self.game.big_blind
+        data["complete"] = complete
+        data["seed"] = self.args.seed
+        data["version"] = package_version()
+        if self.store is not None:
+            self.store.write_summary(data)
+        return data
+
+
+def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    gd, game = _game(args.game)
+    if args.hands <= 0 or args.block_size <= 0 or args.luck_samples < 10:
+        raise UsageError("--hands and --block-size: expected > 0; --luck-samples: >= 10")
+    if args.phh and not args.output:
+        raise UsageError("--phh: needs --output DIR")
+    names, bot_names = _seats(args, gd.num_players)
+    params = _seat_params(args, names)
+    bots: list[Bot | None] = []
+    for index, (name, bot) in enumerate(zip(names, bot_names, strict=True)):
+        if bot == ACPC_SEAT:
+            if name in params:
+                raise UsageError(f"--params {name}: an ACPC seat takes no parameters")
+            bots.append(None)
+            continue
+        try:
+            bots.append(_bot(bot, params.get(name, {}), derive_seed(args.seed, index)))
+        except HoldemError as exc:
+            raise ConfigError(f"--seat {name}: {exc}") from None
+    ports = _ports(args.ports, bot_names.count(ACPC_SEAT))
+    store, log = None, None
+    if args.output:
+        out_dir = Path(args.output)
+        meta = {"acpc_game": gd.text(), "seats": args.seat, "hands": args.hands,
+                "seed": args.seed, "version": package_version(), "names": names}
+        store = RunStore.create(out_dir, meta, names, resume=False, force=args.force)
+        log = open(out_dir / LOG_FILE, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
+    results = _Results(args, game, names, store)
+    totals = np.zeros(len(names), dtype=np.int64)
+
+    def listening(open_ports: list[int]) -> None:
+        if open_ports:  # the first line, as the reference dealer prints it
+            print(" ".join(str(p) for p in open_ports), file=out, flush=True)
+
+    problem = None
+    try:
+        for result in host_match(game, names, bots, hands=args.hands, seed=args.seed,
+                                 host=args.host, ports=ports, timeout=args.timeout,
+                                 connect_timeout=args.connect_timeout, illegal=args.illegal,
+                                 on_listening=listening):
+            totals += np.array(result.net, dtype=np.int64)
+            if log is not None:
+                log.write(state_line(result.history) + "\n")
+                log.flush()
+            results.add(result)
+    except (BotError, ProtocolError) as exc:
+        problem = str(exc)
+    finally:
+        results.flush()
+    complete = problem is None
+    score = score_line(totals.tolist(), names)
+    if log is not None:
+        if complete:
+            log.write(score + "\n")
+        log.close()
+    summary = results.summary(complete)
+    if complete:
+        print(score, file=out)
+    if not args.quiet and summary["deals"]:
+        print(format_table(summary, summary["big_blinds_per_unit"]), file=out)
+    if problem is not None:
+        played = summary["deals"]
+        print(f"holdem acpc dealer: {problem} (after {played} finished hands"
+              + (f", kept in {args.output}" if args.output else "") + ")", file=err)
+        return 1
+    return 0
+
+
+# --- log2phh and game ----------------------------------------------------------------------------
+
+
+def _log2phh_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("log", help="a dealer's log (STATE lines, a SCORE line)")
+    p.add_argument("--game", required=True, metavar="FILE.game", help="the match's definition")
+    p.add_argument("--output", metavar="FILE", help="write the PHHS here (default: stdout)")
+
+
+def _run_log2phh(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    _, game = _game(args.game)
+    try:
+        text = Path(args.log).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{args.log}: cannot read: {exc}") from None
+    try:
+        hands, _ = parse_log(text)
+    except ProtocolError as exc:
+        raise UsageError(f"{args.log}: {exc}") from None
+    try:
+        histories = log_histories(hands, game)
+    except ProtocolError as exc:
+        print(f"holdem acpc log2phh: {args.log}: {exc}", file=err)
+        return 1
+    phhs = dumps_all(histories) + "\n" if histories else ""
+    if args.output:
+        _write(Path(args.output), phhs)
+    else:
+        out.write(phhs)
+    return 0
+
+
+def _game_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="FILE.game")
+
+
+def _run_game(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    gd, game = _game(args.game)
+    print(f"{gd.num_players} players: {game}", file=out)
+    return 0
+
+
+COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
+                          Callable[[argparse.Namespace, TextIO, TextIO], int], str]] = {
+    "connect": (_connect_parser, _run_connect, "play a bot of ours at an ACPC dealer"),
+    "dealer": (_dealer_parser, _run_dealer, "host an ACPC match with our engine"),
+    "log2phh": (_log2phh_parser, _run_log2phh, "turn a dealer's log into PHH"),
+    "game": (_game_parser, _run_game, "print our game for a .game file"),
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="holdem acpc",
+                                     description=__doc__.split("\n")[0].split(": ", 1)[1])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (build_parser, _, help_text) in COMMANDS.items():
+        build_parser(sub.add_parser(name, help=help_text, description=help_text))
+    return parser
+
+
+def main(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out, err = out or sys.stdout, err or sys.stderr
+    try:
+        args = _parser().parse_args(list(argv))
+    except SystemExit as exc:  # argparse printed the usage line
+        return 0 if exc.code == 0 else 2
+    try:
+        return COMMANDS[args.command][1](args, out, err)
+    except (HoldemError, ResultsError) as exc:
+        print(f"holdem acpc {args.command}: {exc}", file=err)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
