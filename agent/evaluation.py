@@ -100,9 +100,10 @@ class Spot:
 
     ``pot`` is every chip in the middle, this round's bets included; ``our_bet`` is our bet
     this round; ``stack`` our chips behind. ``bet_unit`` is this round's bet (limit) or the
-    big blind (no-limit), ``future_unit`` the bet of the rounds to come. ``opponent_calls``
-    holds, per live opponent, the chips it would need to match the current top bet, and
-    ``opponent_stacks`` its chips behind.
+    big blind (no-limit), ``future_unit`` the bet of the rounds to come. Per live opponent,
+    ``opponent_calls`` holds the chips it would need to match the current top bet,
+    ``opponent_stacks`` its chips behind, and ``yet_to_act`` whether it still acts in this
+    round after a check of ours (an opponent that already checked does not).
     """
 
     pot: int
@@ -115,6 +116,7 @@ class Spot:
     future_unit: int
     opponent_calls: tuple[int, ...]
     opponent_stacks: tuple[int, ...]
+    yet_to_act: tuple[bool, ...] | None = None  # None: every opponent still acts
 
     @property
     def opponents(self) -> int:
@@ -269,8 +271,8 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: f
 
     * This round: after a bet or raise each opponent folds independently with its fold rate
       (scaled up for bigger no-limit bets); everyone folds with the product. After a check an
-      opponent bets with its raise rate; we then call when ``p_win`` beats the pot odds (a
-      soft step of width ``call_margin``), else we fold.
+      opponent still to act in the round bets with its raise rate; we then call when
+      ``p_win`` beats the pot odds (a soft step of width ``call_margin``), else we fold.
     * Later rounds: each player still in puts ``future_bet_rate`` bets a round into the pot;
       facing the opponents' aggression while behind (``1 - p_win``) we give up with
       ``hf_given_bet_behind`` per round.
@@ -285,7 +287,10 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: f
     folds = [fold_to_size(o.fold, candidate.pot_fraction, params.size_fold_exponent)
              for o in opponents] if aggressive else [0.0] * len(opponents)
     everyone_folds = math.prod(folds) if aggressive else 0.0
-    stays = [1.0 - f for f in folds]
+    # given that the hand goes on (not everyone folded), each opponent is still in with
+    # probability stay / (1 - everyone_folds): exact for the sums below
+    on = 1.0 - everyone_folds
+    stays = [(1.0 - f) / on if on > 0 else 0.0 for f in folds]
     new_top = spot.our_bet + a
     their_calls = sum(s * min(max(0, new_top - (spot.top_bet - c)), st)
                       for s, c, st in zip(stays, spot.opponent_calls, spot.opponent_stacks,
@@ -293,8 +298,9 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: f
     players_at_end = 1.0 + sum(stays)
     behind_after = spot.stack - a
     # facing a bet after our check
+    acting = spot.yet_to_act or (True,) * len(opponents)
     bet_prob = 0.0 if aggressive or candidate.kind == "call" else (
-        1.0 - math.prod(1.0 - o.raise_ for o in opponents))
+        1.0 - math.prod(1.0 - o.raise_ for o, a in zip(opponents, acting, strict=True) if a))
     bet = min(spot.bet_unit if spot.is_limit else max(spot.pot, spot.bet_unit), behind_after)
     odds = bet / max(spot.pot + 2 * bet, 1)
     call_later = _soft_step(p_win - odds, params.call_margin)

@@ -30,6 +30,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from agent.evaluation import EvaluationParams
+from agent.modeller import ModellerParams
+from agent.preflop.params import PreflopParams, load_preflop_params
 from agent.selector import SelectorParams
 from simulator import HoldemError
 from simulator.arena.validation import ValidationInputError, read_yaml, validation_message
@@ -56,6 +58,12 @@ class AgentParams(BaseModel):
     modeller: dict[str, Any]
     preflop: dict[str, Any]
 
+    def modeller_params(self) -> ModellerParams:
+        return ModellerParams.from_dict(self.modeller)
+
+    def preflop_params(self) -> PreflopParams:
+        return load_preflop_params(self.preflop)
+
 
 def _set(data: dict[str, Any], dotted: str, value: Any) -> None:
     """Set ``a.b.c`` inside nested mappings; a missing or scalar parent is an unknown key."""
@@ -71,10 +79,14 @@ def _set(data: dict[str, Any], dotted: str, value: Any) -> None:
 
 
 def _section(value: Any, base: Path, key: str) -> Any:
-    """A section given as a file name (relative to the parameter file) is read in place."""
+    """A section given as a file name is read in place: relative to the parameter file, or
+    else to ``configs/agents/`` (so a copied file still finds the shipped sections)."""
     if isinstance(value, str):
+        path = Path(value).expanduser()
+        if not path.is_absolute():
+            path = base / path if (base / path).exists() else AGENT_CONFIGS / path
         try:
-            return read_yaml(base / value)
+            return read_yaml(path)
         except ValidationInputError as exc:
             raise AgentParamsError(f"{key}: {exc}") from None
     return value
@@ -100,9 +112,15 @@ def load_agent_params(config: str | Path | None = None,
         _set(data, key, value)
     source = f"{path}" + (" (with overrides)" if overrides else "")
     try:
-        return AgentParams.model_validate(data)
+        params = AgentParams.model_validate(data)
     except ValidationError as exc:
         raise AgentParamsError(validation_message(exc, source)) from None
+    try:  # the sections the modeller and the expert validate themselves, checked now too
+        params.modeller_params()
+        params.preflop_params()
+    except HoldemError as exc:
+        raise AgentParamsError(f"{source}: {exc}") from None
+    return params
 
 
 def identity(params: AgentParams) -> dict[str, Any]:

@@ -1,0 +1,235 @@
+"""The heuristic agent: the bot registered as ``heuristic`` (DESIGN.md sections 7-9).
+
+It wires together the paper's five parts:
+
+* pre-flop, the **pre-flop expert** (Loki's rules on the income-rate tables) decides;
+* after the flop, the **hand evaluator** measures our strength against each live opponent's
+  weight array, which the **opponent modeller** keeps (with its action frequencies and
+  betting-chain store, fed by every event the bot observes);
+* the **evaluation function** prices every candidate action (fold, check/call, bet/raise; in
+  no-limit a set of sizes and the all-in), with parameters from the chain store when enough
+  similar chains exist, else from heuristics;
+* the **selector** chooses at random among the actions worth playing.
+
+Opponents are told apart by their seat names, so a model follows a bot when seats are
+permuted. The model lives for the bot's life (a block, in tournaments); ``model_file``
+starts it from a saved one, which it only reads; ``close()`` saves the model into the bot's
+directory of the output dir, one file per block, permutation and seat, so results never
+depend on the number of workers. All randomness comes from the bot's own generator.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agent.evaluation import (
+    FOLD_NOW,
+    Candidate,
+    EParams,
+    OpponentTendency,
+    Spot,
+    candidates,
+    chain_params,
+    heuristic_params,
+)
+from agent.modeller import OpponentModeller
+from agent.params import AgentParams, identity, load_agent_params
+from agent.preflop.expert import PreflopExpert
+from agent.selector import choose
+from agent.strength.against import TableStrength, hs_against, strength_against, top_share
+from agent.strength.ehs import ehs_formulas
+from agent.strength.values import ehs_prime_values
+from agent.traces import TraceWriter, trace_path
+from simulator import (
+    Action,
+    ActionKind,
+    ActionTaken,
+    BaseBot,
+    BoardDealt,
+    BotContext,
+    Event,
+    GameConfig,
+    HandEnded,
+    HandStarted,
+    Observation,
+    Showdown,
+    Street,
+)
+from simulator.core.cards import HOLDING_INDEX, format_cards
+
+MODEL_SUFFIX = ".model"
+
+
+def model_path(directory: Path, block: int, permutation: int) -> Path:
+    return Path(directory) / f"model-b{block}-p{permutation}{MODEL_SUFFIX}"
+
+
+class HeuristicAgent(BaseBot):
+    """Direct-estimation heuristic agent: E(t) of each action, chosen at random among the
+    positive ones; pre-flop by Loki's income-rate rules. Parameters: ``config`` (a YAML file
+    under configs/agents/, default ``default.yaml``) and dotted overrides."""
+
+    def __init__(self, config: str | None = None, seed: int | None = None,
+                 **overrides: Any) -> None:
+        self.params: AgentParams = load_agent_params(config, overrides)
+        self.rng = np.random.default_rng(seed)
+        self.modeller = OpponentModeller(self.params.modeller_params(), mode=self.params.model)
+        self.expert = PreflopExpert(self.params.preflop_params())
+        self.context: BotContext | None = None
+        self._tracer: TraceWriter | None = None
+        self._raisers: dict[int, int] = {}  # street -> seat of its last bet or raise
+        self._names: tuple[str, ...] = ()
+        self._course: dict[str, Any] = {}
+
+    @classmethod
+    def identity(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """The resolved parameters a seat's ``params`` stand for (file contents included)."""
+        overrides = {k: v for k, v in params.items() if k not in ("config", "seed")}
+        return identity(load_agent_params(params.get("config"), overrides))
+
+    # --- the lifecycle ---------------------------------------------------------------------
+
+    def start(self, context: BotContext) -> None:
+        self.context = context
+        self.modeller.start(context)
+        if self.params.model_file is not None:
+            self.modeller.load_from(self.params.model_file)
+        if self.params.trace and context.directory is not None:
+            self._tracer = TraceWriter(trace_path(context.directory, context.block,
+                                                  context.permutation))
+
+    def observe(self, event: Event) -> None:
+        self.modeller.observe(event)
+        if isinstance(event, HandStarted):
+            self._raisers = {}
+            self._names = event.names
+        elif isinstance(event, ActionTaken) and event.record.kind is ActionKind.RAISE:
+            self._raisers[int(event.record.street)] = event.record.seat
+        if self._tracer is not None:
+            self._trace_hand(event)
+
+    def _trace_hand(self, event: Event) -> None:
+        """Keep the hand's public course, and write it out as the hand's last trace record."""
+        if isinstance(event, HandStarted):
+            self._course = {"actions": [], "board": "", "shown": {}}
+        elif isinstance(event, ActionTaken):
+            r = event.record
+            verb = {ActionKind.FOLD: "f", ActionKind.CALL: "c"}.get(r.kind, f"r{r.amount}")
+            self._course["actions"].append(f"{self._names[r.seat]}:{verb}")
+        elif isinstance(event, BoardDealt):
+            self._course["actions"].append(f"[{format_cards(event.cards)}]")
+            self._course["board"] = format_cards(event.board)
+        elif isinstance(event, Showdown):
+            self._course["shown"] = {self._names[s]: format_cards(c)
+                                     for s, c in event.shown.items()}
+        elif isinstance(event, HandEnded) and self.context is not None:
+            seat = self._names.index(self.context.name)
+            self._tracer.write({"hand": event.hand_number, "seat": seat,
+                                "end": {**self._course, "net": event.net[seat]}})
+
+    def close(self) -> None:
+        context = self.context
+        if context is not None and context.directory is not None:
+            self.modeller.save(model_path(context.directory, context.block,
+                                          context.permutation))
+        if self._tracer is not None:
+            self._tracer.close()
+            self._tracer = None
+
+    # --- decisions -------------------------------------------------------------------------
+
+    def act(self, observation: Observation) -> Action:
+        if observation.street is Street.PREFLOP:
+            decision = self.expert.decide(observation, self.rng)
+            if self._tracer is not None:
+                self._tracer.write(self._record(observation, {"preflop": {
+                    "strategy": decision.strategy, "ir": decision.ir,
+                    "expected_players": decision.expected_players,
+                    "position": decision.position,
+                    "thresholds": dict(decision.thresholds)}}, decision.action))
+            return decision.action
+        return self._postflop(observation)
+
+    def _postflop(self, obs: Observation) -> Action:
+        seat = obs.seat
+        opponents = [s for s in range(obs.num_seats) if obs.active[s] and s != seat]
+        weights = [self.modeller.weights(s) for s in opponents]
+        strength = strength_against(obs.hole_cards, obs.board, weights, self.params.lookahead)
+        spot = _spot(obs, opponents)
+        cands = candidates(spot, obs.legal, self.params.evaluation.nolimit_sizes)
+        values = ehs_prime_values(obs.board)
+        hero = int(HOLDING_INDEX[obs.hole_cards[0], obs.hole_cards[1]])
+        estimates = [self._estimate(obs, spot, c, strength, opponents, weights, values,
+                                    float(values[hero])) for c in cands]
+        worth = [e.value for e in estimates]
+        continuing = spot.to_call == 0 and self._raisers.get(int(obs.street) - 1) == seat
+        free = next((i for i, c in enumerate(cands) if c.kind == "check"), None)
+        index = choose(worth, [c.aggressive for c in cands], free, spot.scale,
+                       self.params.selector, self.rng, continuing)
+        action = cands[index].action
+        if self._tracer is not None:
+            self._tracer.write(self._record(obs, {
+                "strength": {"hs": list(strength.hs), "hs_n": strength.hs_n,
+                             "ppot": strength.ppot, "npot": strength.npot,
+                             "ehs": strength.ehs, "ehs_optimistic": strength.ehs_optimistic},
+                "continued_aggression": continuing,
+                "candidates": [{"action": str(c.action), "E": e.value, **e.as_dict()}
+                               for c, e in zip(cands, estimates, strict=True)]}, action))
+        return action
+
+    def _estimate(self, obs: Observation, spot: Spot, candidate: Candidate,
+                  strength: TableStrength, opponents: list[int], weights: list[np.ndarray],
+                  values: np.ndarray, our_value: float) -> EParams:
+        if candidate.kind == "fold":
+            return FOLD_NOW
+        facing = (1 if candidate.kind == "bet" else 2) if candidate.aggressive else 0
+        tendencies = [OpponentTendency(*self.modeller.frequencies(s, obs.street, facing))
+                      for s in opponents]
+        p_win = strength.ehs
+        p_called = p_win
+        if candidate.aggressive:
+            callers = [top_share(w, values, 1.0 - t.fold)
+                       for w, t in zip(weights, tendencies, strict=True)]
+            hs_called = hs_against(obs.hole_cards, obs.board, callers)
+            p_called = ehs_formulas(hs_called, strength.ppot, strength.npot)[0]
+        params = self.params.evaluation
+        guess = heuristic_params(spot, candidate, p_win, p_called, tendencies, params)
+        if self.params.model != "full":
+            return guess
+        answer = self.modeller.query(candidate.action,
+                                     seat=opponents[0] if len(opponents) == 1 else None)
+        if answer.matched < params.chain_threshold and len(opponents) == 1:
+            answer = self.modeller.query(candidate.action, seat=None)
+        if answer.matched < params.chain_threshold:
+            return guess
+        return chain_params(answer, guess, candidate, obs.contributions[obs.seat],
+                            p_called if candidate.aggressive else p_win, our_value, params)
+
+    def _record(self, obs: Observation, detail: dict[str, Any], action: Action
+                ) -> dict[str, Any]:
+        context = self.context
+        return {"block": context.block if context else 0,
+                "perm": context.permutation if context else 0,
+                "hand": obs.hand_number, "seat": obs.seat,
+                "street": obs.street.label, "hole": format_cards(obs.hole_cards),
+                "board": format_cards(obs.board), "pot": obs.pot,
+                "to_call": obs.legal.call_amount, **detail, "chosen": str(action)}
+
+
+def _spot(obs: Observation, opponents: list[int]) -> Spot:
+    game: GameConfig = obs.game
+    street = obs.street
+    top = max(obs.bets)
+    acted = {r.seat for r in obs.history if r.street == street}
+    return Spot(
+        pot=obs.pot, to_call=obs.legal.call_amount, our_bet=obs.bets[obs.seat],
+        stack=obs.stacks[obs.seat], street=int(street), is_limit=game.is_limit,
+        bet_unit=game.bet_size(street) if game.is_limit else game.big_blind,
+        future_unit=(game.bet_size(min(int(street) + 1, int(Street.RIVER)))
+                     if game.is_limit else game.big_blind),
+        opponent_calls=tuple(top - obs.bets[s] for s in opponents),
+        opponent_stacks=tuple(obs.stacks[s] for s in opponents),
+        yet_to_act=tuple(s not in acted and obs.stacks[s] > 0 for s in opponents))

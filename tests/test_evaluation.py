@@ -1,0 +1,196 @@
+"""E(t) on spots computed by hand, the candidates, and the selector's rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent.evaluation import (
+    FOLD_NOW,
+    Candidate,
+    OpponentTendency,
+    Spot,
+    candidates,
+    chain_params,
+    fold_to_size,
+    heuristic_params,
+)
+from agent.modeller import ChainAnswer, EndingStats
+from agent.params import load_agent_params
+from agent.selector import SelectorParams, choose, selection_weights
+from simulator import LegalActions
+
+PARAMS = load_agent_params().evaluation
+NEVER = OpponentTendency(fold=0.0, call=1.0, raise_=0.0)
+
+
+def river(pot: int, to_call: int, *, our_bet: int = 0, bet: int = 4) -> Spot:
+    return Spot(pot=pot, to_call=to_call, our_bet=our_bet, stack=1000, street=3,
+                is_limit=True, bet_unit=bet, future_unit=bet,
+                opponent_calls=(0,), opponent_stacks=(1000,))
+
+
+def test_folding_now_is_worth_zero() -> None:
+    assert FOLD_NOW.value == 0.0
+    spot = river(20, 4)
+    e = heuristic_params(spot, Candidate.fold(), 0.9, 0.9, [NEVER], PARAMS)
+    assert e.value == 0.0 and e.p_hf == 1.0
+
+
+def test_river_call_is_the_pot_odds_bet() -> None:
+    # pot 20 with a bet of 4 in it; we win 30%: 0.3 * 24 - 4 = 3.2
+    spot = river(20, 4)
+    e = heuristic_params(spot, Candidate.call(spot), 0.3, 0.3, [NEVER], PARAMS)
+    assert e.value == pytest.approx(0.3 * 24 - 4)
+    assert (e.p_w, e.es_w, e.eb_w, e.p_vf, e.p_hf) == pytest.approx((0.3, 24, 4, 0, 0))
+
+
+def test_river_check_behind_takes_the_showdown_share() -> None:
+    spot = river(16, 0)  # the opponent checked to us: nothing to call, no round left
+    check = Candidate.call(spot)
+    assert check.kind == "check"
+    # an opponent who never bets: checking realises p of the pot, nothing more
+    e = heuristic_params(spot, check, 0.55, 0.55, [NEVER], PARAMS)
+    assert e.value == pytest.approx(0.55 * 16)
+
+
+def test_river_value_bet_against_a_caller_who_sometimes_folds() -> None:
+    spot = river(16, 0)
+    bet = Candidate.raise_to(spot, 4)
+    assert bet.kind == "bet" and bet.added == 4
+    sometimes = OpponentTendency(fold=0.25, call=0.75, raise_=0.0)
+    e = heuristic_params(spot, bet, 0.9, 0.8, [sometimes], PARAMS)
+    # they fold: we take 16; they call (75%): we win 80% of 24 and pay 4
+    assert e.value == pytest.approx(0.25 * 16 + 0.75 * (0.8 * 24 - 4))
+    assert e.p_vf == pytest.approx(0.25) and e.es_vf - e.eb_vf == pytest.approx(16)
+
+
+def test_a_bluff_against_a_folder_is_worth_the_pot() -> None:
+    spot = river(16, 0)
+    always = OpponentTendency(fold=1.0, call=0.0, raise_=0.0)
+    e = heuristic_params(spot, Candidate.raise_to(spot, 4), 0.0, 0.0, [always], PARAMS)
+    assert e.value == pytest.approx(16)
+
+
+def test_raise_costs_the_call_and_the_raise() -> None:
+    spot = river(20, 4)  # facing a bet of 4: raising to 8 puts in 8
+    raise_ = Candidate.raise_to(spot, 8)
+    assert raise_.kind == "raise" and raise_.added == 8
+    e = heuristic_params(spot, raise_, 0.7, 0.6, [NEVER], PARAMS)
+    # never folds, always calls the raise: 0.6 * (20 + 8 + 4) - 8
+    assert e.value == pytest.approx(0.6 * 32 - 8)
+
+
+def test_facing_a_bet_after_a_check_on_the_flop_folds_weak_hands() -> None:
+    spot = Spot(pot=10, to_call=0, our_bet=0, stack=1000, street=1, is_limit=True,
+                bet_unit=2, future_unit=4, opponent_calls=(0,), opponent_stacks=(1000,))
+    bettor = OpponentTendency(fold=0.1, call=0.2, raise_=0.7)
+    weak = heuristic_params(spot, Candidate.call(spot), 0.05, 0.05, [bettor], PARAMS)
+    strong = heuristic_params(spot, Candidate.call(spot), 0.8, 0.8, [bettor], PARAMS)
+    assert weak.p_hf > 0.5 > strong.p_hf
+    assert weak.value < strong.value
+    for e in (weak, strong):
+        assert e.p_sd + e.p_vf + e.p_hf == pytest.approx(1.0)
+
+
+def test_probabilities_sum_to_one_and_bets_are_never_negative() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        street = int(rng.integers(1, 4))
+        to_call = int(rng.choice([0, 2, 4]))
+        spot = Spot(pot=int(rng.integers(4, 60)), to_call=to_call, our_bet=0, stack=500,
+                    street=street, is_limit=True, bet_unit=2 if street == 1 else 4,
+                    future_unit=4, opponent_calls=(0, 0), opponent_stacks=(500, 500))
+        t = [OpponentTendency(*rng.dirichlet([1, 1, 1])) for _ in range(2)]
+        legal = LegalActions(to_call > 0, to_call, to_call + 4, to_call + 4)
+        for c in candidates(spot, legal, PARAMS.nolimit_sizes):
+            p = float(rng.random())
+            e = heuristic_params(spot, c, p, p * 0.9, t, PARAMS)
+            assert e.p_sd + e.p_vf + e.p_hf == pytest.approx(1.0)
+            assert min(e.p_w, e.p_vf, e.p_hf, e.eb_w, e.eb_vf, e.eb_hf) >= 0
+
+
+def _ending(count: int, pot: float, bets: float) -> EndingStats:
+    return EndingStats(count=count, mean_pot=pot, mean_our_bets=bets)
+
+
+def test_chain_parameters_blend_counts_with_the_heuristic() -> None:
+    spot = river(16, 0)
+    bet = Candidate.raise_to(spot, 4)
+    guess = heuristic_params(spot, bet, 0.6, 0.5, [OpponentTendency(0.5, 0.5, 0.0)], PARAMS)
+    # 40 chains: they folded in 30, we went to showdown in 10; we had 6 chips in before
+    answer = ChainAnswer(matched=40, level=1, showdown=_ending(10, 24.0, 10.0),
+                         they_fold=_ending(30, 16.0, 6.0), we_fold=_ending(0, 0.0, 0.0),
+                         mean_shown_strength=None, shown=0)
+    e = chain_params(answer, guess, bet, contributed=6, p_win=0.5, our_value=0.5,
+                     params=PARAMS)
+    k = PARAMS.chain_prior
+    assert e.p_vf == pytest.approx((30 + k * guess.p_vf) / (40 + k))
+    assert e.p_hf == pytest.approx(0.0)  # on the river after our bet we never fold later
+    assert e.es_w == 24.0 and e.eb_w == pytest.approx(e.p_sd * 4.0)  # 10 - 6 sunk
+    assert e.es_vf == 16.0 and e.eb_vf == 0.0  # the uncalled bet came back
+    assert e.p_w == pytest.approx(e.p_sd * 0.5)
+    assert "level 1" in e.source and "40 matched" in e.source
+
+
+def test_shown_strength_moves_the_win_probability() -> None:
+    spot = river(16, 4)
+    call = Candidate.call(spot)
+    guess = heuristic_params(spot, call, 0.5, 0.5, [NEVER], PARAMS)
+
+    def win(shown_strength: float) -> float:
+        answer = ChainAnswer(matched=50, level=0, showdown=_ending(50, 24.0, 10.0),
+                             they_fold=_ending(0, 0, 0), we_fold=_ending(0, 0, 0),
+                             mean_shown_strength=shown_strength, shown=50)
+        e = chain_params(answer, guess, call, contributed=6, p_win=0.5, our_value=0.7,
+                         params=PARAMS)
+        return e.p_w / e.p_sd
+
+    assert win(0.95) < 0.5 < win(0.3)  # they show down monsters on this line / they bluff
+
+
+def test_bigger_no_limit_bets_get_more_folds() -> None:
+    assert fold_to_size(0.3, 0.5, 0.5) < fold_to_size(0.3, 1.0, 0.5) == pytest.approx(0.3)
+    assert fold_to_size(0.3, 1.0, 0.5) < fold_to_size(0.3, 3.0, 0.5) < 1.0
+    assert fold_to_size(0.3, 3.0, 0.0) == 0.3
+
+
+def test_no_limit_candidates_are_legal_and_distinct() -> None:
+    spot = Spot(pot=40, to_call=0, our_bet=0, stack=60, street=2, is_limit=False,
+                bet_unit=2, future_unit=2, opponent_calls=(0,), opponent_stacks=(150,))
+    legal = LegalActions(False, 0, 2, 60)
+    cands = candidates(spot, legal, (0.5, 1.0, 2.0))
+    amounts = [c.action.amount for c in cands if c.aggressive]
+    assert amounts == [20, 40, 60]  # 2 pots is more than the stack: clamped to the all-in
+    assert all(legal.allows(c.action) for c in cands)
+    assert cands[0].kind == "check"  # no fold when checking is free
+
+
+def test_the_selector_never_folds_when_checking_is_free() -> None:
+    rng = np.random.default_rng(0)
+    params = load_agent_params().selector
+    for _ in range(50):
+        assert choose([-1.0, -2.0], [False, True], free_check=0, scale=2.0, params=params,
+                      rng=rng, continuing=False) == 0
+
+
+def test_the_selector_prefers_larger_e_and_continued_aggression_bets_more() -> None:
+    params = SelectorParams(method="softmax", temperature=1.0, continued_aggression=1.0)
+    w = selection_weights([1.0, 1.0], [False, True], 1.0, params, continuing=True)
+    assert w[1] == pytest.approx(2 * w[0])
+    w = selection_weights([1.0, 2.0], [False, False], 1.0, params, continuing=False)
+    assert w[1] / w[0] == pytest.approx(np.e)
+    rng = np.random.default_rng(7)
+    picks = [choose([0.5, 1.5], [False, True], None, 1.0, params, rng, False)
+             for _ in range(4000)]
+    assert abs(np.mean(picks) - np.e / (1 + np.e)) < 0.03
+
+
+def test_checking_behind_ends_the_round() -> None:
+    bettor = OpponentTendency(fold=0.2, call=0.3, raise_=0.5)
+    first = river(16, 0)
+    last = Spot(**{**first.__dict__, "yet_to_act": (False,)})
+    check_first = heuristic_params(first, Candidate.call(first), 0.3, 0.3, [bettor], PARAMS)
+    check_last = heuristic_params(last, Candidate.call(last), 0.3, 0.3, [bettor], PARAMS)
+    assert check_last.value == pytest.approx(0.3 * 16)  # a free showdown, nothing more
+    assert check_first.p_hf > 0  # out of position the opponent may still bet us off it

@@ -1,0 +1,231 @@
+"""The heuristic agent: fixed spots, legality at 2-10 seats, replay, parameters, traces."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.explain_cli import explain
+from agent.heuristic import HeuristicAgent, model_path
+from agent.params import AgentParamsError
+from simulator import Action, BaseBot, BotContext, GameConfig, Observation, Street
+from simulator.arena.config import parse_config
+from simulator.arena.tournament import run_tournament
+from simulator.core.cards import parse_cards
+from simulator.core.deal import Deal
+from simulator.play.baseline import CallBot, RaiseBot, RandomBot
+from simulator.play.match import play_hand, play_match
+
+LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=400)
+NOLIMIT = GameConfig(variant="nolimit", blinds=(1, 2), stack=200)
+
+
+class Spy(BaseBot):
+    """Wraps a bot and keeps every (observation, action) it made."""
+
+    def __init__(self, bot: BaseBot) -> None:
+        self.bot, self.seen = bot, []
+
+    def start(self, context: BotContext) -> None:
+        self.bot.start(context)
+
+    def observe(self, event) -> None:
+        self.bot.observe(event)
+
+    def act(self, observation: Observation) -> Action:
+        action = self.bot.act(observation)
+        self.seen.append((observation, action))
+        return action
+
+
+class Script(BaseBot):
+    """Calls everywhere except where told to bet: ``bets`` holds the streets it bets on."""
+
+    def __init__(self, bets: tuple[int, ...] = ()) -> None:
+        self.bets = bets
+
+    def act(self, observation: Observation) -> Action:
+        legal = observation.legal
+        if observation.street in self.bets and legal.can_raise and not legal.call_amount:
+            return Action.raise_to(legal.min_raise_to)
+        return Action.call()
+
+
+def deal_with(n: int, seat: int, hole: str, board: str, seed: int = 0) -> Deal:
+    """A deal giving ``seat`` the ``hole`` cards on ``board``; the rest at random."""
+    mine, cards = parse_cards(hole), parse_cards(board)
+    rest = [c for c in np.random.default_rng(seed).permutation(52).tolist()
+            if c not in mine and c not in cards]
+    holes = []
+    for s in range(n):
+        holes.append(tuple(mine) if s == seat else (rest.pop(), rest.pop()))
+    return Deal(tuple(holes), tuple(cards))
+
+
+def one_hand(game: GameConfig, bots: list[BaseBot], deal: Deal, button: int,
+             agent_seat: int, seed: int = 0) -> Spy:
+    spy = Spy(bots[agent_seat])
+    bots = [spy if s == agent_seat else b for s, b in enumerate(bots)]
+    names = tuple(f"p{s}" for s in range(len(bots)))
+    for s, b in enumerate(bots):
+        if hasattr(b, "start"):
+            b.start(BotContext(s, names, game.copy()))
+    play_hand(game, bots, [game.stack] * len(bots), button, deal, 0, names)
+    return spy
+
+
+@pytest.mark.parametrize("button", range(6))
+def test_it_raises_aces_preflop_from_every_seat(button: int) -> None:
+    for game in (LIMIT, NOLIMIT):
+        bots: list[BaseBot] = [CallBot() for _ in range(6)]
+        bots[2] = HeuristicAgent(seed=button)
+        spy = one_hand(game, bots, deal_with(6, 2, "AhAd", "2c7d9sJhKc"), button, 2)
+        first = spy.seen[0]
+        assert first[0].street is Street.PREFLOP and first[1].kind.value == "r", first
+
+
+def test_it_folds_72o_under_the_gun_and_facing_a_raise() -> None:
+    for seed in range(10):
+        # 6-max, button 5: seat 2 is under the gun; seat 3 faces UTG's raise
+        bots: list[BaseBot] = [CallBot() for _ in range(6)]
+        bots[2] = HeuristicAgent(seed=seed)
+        spy = one_hand(LIMIT, bots, deal_with(6, 2, "7c2d", "AhKhQs3s4d"), 5, 2)
+        assert spy.seen[0][1] == Action.fold()
+        bots = [CallBot() for _ in range(6)]
+        bots[2], bots[3] = RaiseBot(), HeuristicAgent(seed=seed)
+        spy = one_hand(LIMIT, bots, deal_with(6, 3, "7c2d", "AhKhQs3s4d"), 5, 3)
+        obs, action = spy.seen[0]
+        assert obs.legal.call_amount > 1 and action == Action.fold()
+
+
+def _decisions(spy: Spy, street: Street) -> list[tuple[Observation, Action]]:
+    return [(o, a) for o, a in spy.seen if o.street is street]
+
+
+def test_it_bets_the_nuts_on_the_river_when_checked_to() -> None:
+    bets = 0
+    for seed in range(40):
+        # heads-up: seat 1 is the button and acts last after the flop; a royal flush
+        bots: list[BaseBot] = [Script(), HeuristicAgent(seed=seed)]
+        spy = one_hand(LIMIT, bots, deal_with(2, 1, "AsKs", "QsJsTs2d7c", seed), 1, 1)
+        river = [(o, a) for o, a in _decisions(spy, Street.RIVER) if o.legal.call_amount == 0]
+        assert river, "the agent reached the river with nothing to call"
+        bets += river[0][1].kind.value == "r"
+    assert bets >= 38
+
+
+def test_it_calls_a_flush_draw_getting_the_right_price() -> None:
+    for seed in range(30):
+        # seat 0 (big blind, first to act after the flop) bets the flop into the agent
+        bots: list[BaseBot] = [Script(bets=(Street.FLOP,)), HeuristicAgent(seed=seed)]
+        spy = one_hand(LIMIT, bots, deal_with(2, 1, "Ah5h", "Kh8h2c9s3d", seed), 1, 1)
+        flop = [(o, a) for o, a in _decisions(spy, Street.FLOP) if o.legal.call_amount > 0]
+        assert flop, "the agent did not face the flop bet"
+        obs, action = flop[0]
+        assert obs.legal.call_amount / (obs.pot + obs.legal.call_amount) < 0.3
+        assert action != Action.fold()
+
+
+@pytest.mark.parametrize("game", [LIMIT, NOLIMIT], ids=["limit", "nolimit"])
+@pytest.mark.parametrize(("seats", "hands"), [(2, 500), (3, 400), (6, 250), (10, 120)])
+def test_no_fault_and_no_illegal_action_at_any_table(game: GameConfig, seats: int,
+                                                     hands: int) -> None:
+    agents = max(1, seats // 2)
+    bots = [HeuristicAgent(seed=s) for s in range(agents)]
+    bots += [RandomBot(seed=100 + s) for s in range(seats - agents)]
+    names = [f"s{i}" for i in range(seats)]
+    results = list(play_match(game, bots, hands, seed=seats, names=names,
+                              on_bot_error="stop"))
+    assert len(results) == hands
+    assert all(not r.faults for r in results)
+    assert sum(sum(r.net) for r in results) == 0
+
+
+def test_a_seed_replays_the_same_match() -> None:
+    def match() -> list[tuple[int, ...]]:
+        bots = [HeuristicAgent(seed=4), HeuristicAgent(seed=5), RandomBot(seed=6)]
+        return [r.net for r in play_match(NOLIMIT, bots, 60, seed=9)]
+
+    assert match() == match()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), seats=st.integers(2, 6),
+       stacks=st.lists(st.integers(3, 400), min_size=6, max_size=6))
+def test_no_limit_agent_never_offers_an_illegal_size(seed: int, seats: int,
+                                                     stacks: list[int]) -> None:
+    game = GameConfig(variant="nolimit", blinds=(1, 2), stack=400, reset_stacks=False)
+    agent = Spy(HeuristicAgent(seed=seed))
+    bots: list[BaseBot] = [agent] + [RandomBot(seed=seed + s) for s in range(1, seats)]
+    rng = np.random.default_rng(seed)
+    deal_cards = rng.permutation(52).tolist()
+    deal = Deal(tuple((deal_cards[2 * s], deal_cards[2 * s + 1]) for s in range(seats)),
+                tuple(deal_cards[2 * seats: 2 * seats + 5]))
+    names = tuple(f"s{s}" for s in range(seats))
+    agent.start(BotContext(0, names, game.copy()))
+    play_hand(game, bots, stacks[:seats], int(rng.integers(seats)), deal, 0, names)
+    assert all(obs.legal.allows(action) for obs, action in agent.seen)
+
+
+def test_a_parameter_file_with_a_bad_key_or_value_is_refused(tmp_path: Path) -> None:
+    bad_key = tmp_path / "bad_key.yaml"
+    data = yaml.safe_load((Path(__file__).parents[1] / "configs/agents/default.yaml")
+                          .read_text())
+    data["selector"]["temprature"] = 0.3
+    bad_key.write_text(yaml.safe_dump(data))
+    with pytest.raises(AgentParamsError, match="selector.temprature: unknown key"):
+        HeuristicAgent(config=str(bad_key))
+    with pytest.raises(AgentParamsError, match="evaluation.chain_threshold"):
+        HeuristicAgent(**{"evaluation.chain_threshold": "many"})
+    with pytest.raises(AgentParamsError, match="model"):
+        HeuristicAgent(model="sometimes")
+
+
+def _tiny_run(tmp_path: Path, **params) -> Path:
+    out = tmp_path / "run"
+    cfg = parse_config({"game": {"variant": "limit", "blinds": [1, 2], "small_bet": 2},
+                        "seats": [{"name": "hero", "bot": "heuristic", "params": params},
+                                  {"name": "villain", "bot": "random"}],
+                        "hands": 40, "block_size": 20, "seed": 3, "duplicate": True,
+                        "output": {"dir": str(out), "plots": False}})
+    run_tournament(cfg, progress=False)
+    return out
+
+
+def test_the_model_is_saved_per_block_and_permutation_and_can_be_loaded(
+        tmp_path: Path) -> None:
+    out = _tiny_run(tmp_path)
+    files = sorted(p.name for p in (out / "bots" / "hero").iterdir())
+    assert files == sorted(model_path(Path("."), b, p).name for b in (0, 1) for p in (0, 1))
+    again = HeuristicAgent(model_file=str(out / "bots" / "hero" / files[0]))
+    again.start(BotContext(0, ("hero", "villain"), LIMIT))  # reads it without complaint
+
+
+def test_traces_explain_a_hand(tmp_path: Path) -> None:
+    out = _tiny_run(tmp_path, trace=True)
+    traces = list((out / "bots" / "hero").glob("trace-b0-p0.jsonl"))
+    assert traces
+    records = [json.loads(line) for line in traces[0].read_text().splitlines()]
+    decided = [r for r in records if "candidates" in r]
+    assert decided and all(r["chosen"] in [c["action"] for c in r["candidates"]]
+                           for r in decided)
+    hand = decided[0]["hand"]
+    text = explain(out, 0, 0, hand)
+    assert f"hand {hand} (block 0, permutation 0): hero" in text
+    assert "EHS" in text and "->" in text and "result" in text
+
+
+def test_the_shipped_modeller_section_is_the_modellers_own_default() -> None:
+    import dataclasses
+
+    from agent.modeller import ModellerParams
+    from agent.params import load_agent_params
+
+    shipped = load_agent_params().modeller_params()
+    assert dataclasses.asdict(shipped) == dataclasses.asdict(ModellerParams())
