@@ -41,7 +41,7 @@ from agent.preflop.expert import PreflopExpert
 from agent.selector import choose
 from agent.strength.against import TableStrength, hs_against, strength_against, top_share
 from agent.strength.ehs import ehs_formulas
-from agent.strength.values import ehs_prime_values
+from agent.strength.values import BoardValues, board_values
 from agent.traces import TraceWriter, trace_path
 from simulator import (
     Action,
@@ -160,10 +160,10 @@ class HeuristicAgent(BaseBot):
         strength = strength_against(obs.hole_cards, obs.board, weights, self.params.lookahead)
         spot = _spot(obs, opponents)
         cands = candidates(spot, obs.legal, self.params.evaluation.nolimit_sizes)
-        values = ehs_prime_values(obs.board)
+        values = board_values(obs.board)
         hero = int(HOLDING_INDEX[obs.hole_cards[0], obs.hole_cards[1]])
         estimates = [self._estimate(obs, spot, c, strength, opponents, weights, values,
-                                    float(values[hero])) for c in cands]
+                                    float(values.ehs_prime[hero])) for c in cands]
         worth = [e.value for e in estimates]
         continuing = spot.to_call == 0 and self._raisers.get(int(obs.street) - 1) == seat
         free = next((i for i, c in enumerate(cands) if c.kind == "check"), None)
@@ -182,7 +182,7 @@ class HeuristicAgent(BaseBot):
 
     def _estimate(self, obs: Observation, spot: Spot, candidate: Candidate,
                   strength: TableStrength, opponents: list[int], weights: list[np.ndarray],
-                  values: np.ndarray, our_value: float) -> EParams:
+                  values: BoardValues, our_value: float) -> EParams:
         if candidate.kind == "fold":
             return FOLD_NOW
         facing = (1 if candidate.kind == "bet" else 2) if candidate.aggressive else 0
@@ -191,7 +191,7 @@ class HeuristicAgent(BaseBot):
         p_win = strength.ehs
         p_called = p_win
         if candidate.aggressive:
-            callers = [top_share(w, values, 1.0 - t.fold)
+            callers = [top_share(w, values.order, 1.0 - t.fold)
                        for w, t in zip(weights, tendencies, strict=True)]
             hs_called = hs_against(obs.hole_cards, obs.board, callers)
             p_called = ehs_formulas(hs_called, strength.ppot, strength.npot)[0]

@@ -75,28 +75,25 @@ def strength_against(hole: Sequence[int], board: Sequence[int],
     return TableStrength(hs, hs_n, ppot, npot, ehs, ehs_opt)
 
 
-def top_share(weights: np.ndarray, values: np.ndarray, keep: float) -> np.ndarray:
-    """The weights of the strongest holdings (by ``values``) that hold the share ``keep`` of
-    the weight mass; the rest set to 0. The boundary holding keeps the fraction that fills
-    the share exactly, so the mass kept is ``keep`` of the total.
+def top_share(weights: np.ndarray, order: np.ndarray, keep: float) -> np.ndarray:
+    """The weights of the strongest holdings that hold the share ``keep`` of the weight mass;
+    the rest set to 0. ``order`` lists the holdings from the strongest down (holdings not in
+    it weigh 0). The boundary holding keeps the fraction that fills the share exactly.
 
-    >>> w = np.array([1.0, 1.0, 1.0, 1.0]); v = np.array([0.1, 0.9, 0.5, 0.7])
-    >>> top_share(w, v, 0.5).tolist()
+    >>> w = np.array([1.0, 1.0, 1.0, 1.0]); by_value = np.array([1, 3, 2, 0])
+    >>> top_share(w, by_value, 0.5).tolist()
     [0.0, 1.0, 0.0, 1.0]
-    >>> top_share(w, v, 0.625).tolist()
+    >>> top_share(w, by_value, 0.625).tolist()
     [0.0, 1.0, 0.5, 1.0]
     """
     keep = min(max(keep, 0.0), 1.0)
-    order = np.argsort(-values, kind="stable")
     mass = weights[order]
     total = float(mass.sum())
-    if total <= 0 or keep >= 1.0:
-        return weights.copy()
-    cum = np.cumsum(mass)
-    target = keep * total
-    kept = np.clip(target - (cum - mass), 0.0, mass)
     out = np.zeros_like(weights)
-    out[order] = kept
+    if total <= 0:
+        return out
+    cum = np.cumsum(mass)
+    out[order] = np.clip(keep * total - (cum - mass), 0.0, mass)
     return out
 
 
