@@ -9,8 +9,8 @@ import pytest
 from simulator.arena.config import ConfigError, parse_config
 from simulator.arena.results import load_hands
 from simulator.arena.tournament import (
+    BlockSeeds,
     TournamentError,
-    derive_seed,
     permutations,
     play_block,
     run_tournament,
@@ -63,7 +63,7 @@ def test_permutation_sets_follow_the_design() -> None:
     assert len(rotations) == 6 and len(set(rotations)) == 6
     # every player sits in every seat exactly once
     assert all(sorted(r[s] for r in rotations) == list(range(6)) for s in range(6))
-    assert derive_seed(1, 2) != derive_seed(2, 1)
+    assert BlockSeeds(1).match(2) != BlockSeeds(2).match(1)
 
 
 @pytest.mark.parametrize("bot", ["call", "raise", "simulator.play.baseline:RaiseBot"])
@@ -72,7 +72,7 @@ def test_duplicate_heads_up_between_copies_of_a_deterministic_bot_is_zero_per_bl
     cfg = parse_config(_config(tmp_path, seats=[{"name": "a", "bot": bot},
                                                 {"name": "b", "bot": bot}],
                                duplicate=True, hands=90, block_size=30))
-    summary = run_tournament(cfg)
+    summary = run_tournament(cfg, inline=True)
     blocks = [json.loads(x) for x in (tmp_path / "out" / "blocks.jsonl").read_text().split()]
     assert len(blocks) == 3
     for b in blocks:
@@ -105,18 +105,24 @@ def test_duplicate_rotations_give_each_player_each_seat(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("duplicate", [False, True])
-def test_workers_one_and_two_write_identical_summaries(tmp_path: Path, duplicate: bool) -> None:
-    one = run_tournament(parse_config(_config(tmp_path / "1", duplicate=duplicate)))
-    two = run_tournament(parse_config(_config(tmp_path / "2", duplicate=duplicate, workers=2)))
-    text1 = (tmp_path / "1" / "out" / "summary.json").read_text()
-    text2 = (tmp_path / "2" / "out" / "summary.json").read_text()
-    assert text1 == text2
-    assert one.data == two.data and one.blocks == 3
-    assert one.players["r"]["hands"] == 120 * (6 if duplicate else 1)
+def test_inline_one_and_two_workers_write_identical_files(tmp_path: Path,
+                                                           duplicate: bool) -> None:
+    output = {"plots": False, "hand_histories": True}
+    runs = {}
+    for label, workers, inline in (("inline", 1, True), ("1", 1, False), ("2", 2, False)):
+        out = tmp_path / label / "out"
+        runs[label] = run_tournament(parse_config(_config(
+            tmp_path / label, duplicate=duplicate, workers=workers,
+            output={**output, "dir": str(out)})), inline=inline)
+    for name in ("summary.json", "hands.csv", "blocks.jsonl", "hands.phhs"):
+        texts = {(tmp_path / label / "out" / name).read_bytes() for label in runs}
+        assert len(texts) == 1, name
+    assert runs["inline"].data == runs["2"].data and runs["2"].blocks == 3
+    assert runs["1"].players["r"]["hands"] == 120 * (6 if duplicate else 1)
 
 
 def test_summary_core_keys_and_units(tmp_path: Path) -> None:
-    summary = run_tournament(parse_config(_config(tmp_path, duplicate=True)))
+    summary = run_tournament(parse_config(_config(tmp_path, duplicate=True)), inline=True)
     data = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert data == summary.data
     assert (data["unit"], data["deals"], data["blocks"]) == ("small_bets", 120, 3)
@@ -137,10 +143,12 @@ def test_carry_over_stacks_end_blocks_when_one_player_is_left(tmp_path: Path) ->
     data = _config(tmp_path, hands=600, block_size=300,
                    seats=[{"name": "c", "bot": "call"}, {"name": "d", "bot": "call"},
                           {"name": "x", "bot": "raise"}])
-    data["game"] = {"variant": "nolimit", "blinds": [1, 2], "stack": 100, "reset_stacks": False}
-    summary = run_tournament(parse_config(data))
+    data["game"] = {"variant": "nolimit", "blinds": [1, 2], "stack": 40, "reset_stacks": False}
+    summary = run_tournament(parse_config(data), inline=True)
     table = load_hands(tmp_path / "out")
-    assert summary.deals == len(table.hand) < 600  # 50-bb stacks with a min-raiser bust quickly
+    assert summary.deals == len(table.hand) < 600  # 20-bb stacks with a min-raiser bust quickly
+    ended = [b for b in (0, 1) if (table.block == b).sum() < 300]
+    assert summary.data["early_end_blocks"] == ended != []
     assert (table.seat == -1).any()  # busted players sit out
     for b in (0, 1):
         assert table.net[table.block == b].sum() == 0
@@ -152,14 +160,17 @@ def test_a_bot_fault_under_stop_fails_and_keeps_finished_blocks(tmp_path: Path) 
     seats = [{"name": "nervous", "bot": "test_tournament:AcesBreakBot"},
              {"name": "c", "bot": "call"}]
     folded = run_tournament(parse_config(_config(tmp_path / "fold", seats=seats,
-                                                 on_bot_error="fold", hands=400)))
+                                                 on_bot_error="fold", hands=400)), inline=True)
     assert folded.data["faults"] > 0 and folded.players["nervous"]["faults"] > 0
     blocks = [json.loads(x) for x in
               (tmp_path / "fold" / "out" / "blocks.jsonl").read_text().split("\n") if x]
     first_bad = min(b["block"] for b in blocks if b["faults"])
-    assert "aces make me nervous" in next(b for b in blocks if b["faults"])["faults"][0]
+    fault = next(b for b in blocks if b["faults"])["faults"][0]
+    assert set(fault) == {"hand", "seat", "name", "message", "block", "perm"}
+    assert fault["name"] == "nervous" and "aces make me nervous" in fault["message"]
     with pytest.raises(TournamentError, match="nervous.*aces make me nervous"):
-        run_tournament(parse_config(_config(tmp_path / "stop", seats=seats, hands=400)))
+        run_tournament(parse_config(_config(tmp_path / "stop", seats=seats, hands=400)),
+                       inline=True)
     out = tmp_path / "stop" / "out"
     kept = [json.loads(x)["block"] for x in (out / "blocks.jsonl").read_text().split("\n") if x]
     assert kept == list(range(first_bad))
@@ -170,7 +181,7 @@ def test_garbage_actions_are_faults_too(tmp_path: Path) -> None:
     seats = [{"name": "g", "bot": "test_tournament:AcesBreakBot", "params": {"garbage": True}},
              {"name": "c", "bot": "call"}]
     summary = run_tournament(parse_config(_config(tmp_path, seats=seats, on_bot_error="fold",
-                                                  hands=400)))
+                                                  hands=400)), inline=True)
     assert summary.players["g"]["faults"] > 0 and summary.players["c"]["faults"] == 0
 
 
@@ -181,7 +192,7 @@ def test_a_hung_bot_is_cut_off_at_bot_timeout_in_worker_processes(tmp_path: Path
     assert summary.players["h"]["faults"] > 0 and summary.players["c"]["faults"] == 0
     blocks = [json.loads(x) for x in (tmp_path / "out" / "blocks.jsonl").read_text().split("\n")
               if x]
-    assert any("no answer within 0.2s" in f for b in blocks for f in b["faults"])
+    assert any("no answer within 0.2s" in f["message"] for b in blocks for f in b["faults"])
 
 
 def test_bad_bots_are_refused_before_any_work(tmp_path: Path) -> None:
@@ -208,7 +219,7 @@ def test_hand_histories_hold_every_hand_and_survive_resume(tmp_path: Path) -> No
     data = _config(tmp_path, duplicate=True, hands=80, block_size=40,
                    output={"dir": str(tmp_path / "out"), "plots": False,
                            "hand_histories": True})
-    run_tournament(parse_config(data))
+    run_tournament(parse_config(data), inline=True)
     path = tmp_path / "out" / "hands.phhs"
     hands = phh.loads_all(path.read_text())
     table = load_hands(tmp_path / "out")
@@ -218,5 +229,5 @@ def test_hand_histories_hold_every_hand_and_survive_resume(tmp_path: Path) -> No
     lines = (tmp_path / "out" / "blocks.jsonl").read_text().splitlines(keepends=True)
     (tmp_path / "out" / "blocks.jsonl").write_text(lines[0])
     path.write_text(whole[: len(whole) * 3 // 4])
-    run_tournament(parse_config(data), resume=True)
+    run_tournament(parse_config(data), resume=True, inline=True)
     assert path.read_text() == whole
