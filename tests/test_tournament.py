@@ -11,11 +11,15 @@ from simulator.arena.results import load_hands
 from simulator.arena.tournament import (
     BlockSeeds,
     TournamentError,
+    first_button,
     permutations,
     play_block,
     run_tournament,
 )
 from simulator.core.actions import Action
+from simulator.core.seeds import deck_stream
+from simulator.play.baseline import CallBot, RaiseBot, RandomBot
+from simulator.play.match import play_match
 from simulator.play.protocol import BaseBot
 
 AA = {48, 49, 50, 51}
@@ -231,3 +235,53 @@ def test_hand_histories_hold_every_hand_and_survive_resume(tmp_path: Path) -> No
     path.write_text(whole[: len(whole) * 3 // 4])
     run_tournament(parse_config(data), resume=True, inline=True)
     assert path.read_text() == whole
+
+
+def test_no_two_random_streams_of_a_run_start_from_the_same_state(tmp_path: Path) -> None:
+    """Issue 9, section 5: once the deck of hand 0 was the stream of player 0's bot."""
+    cfg = parse_config(_config(tmp_path, duplicate=True, hands=60, block_size=20))
+    seeds = BlockSeeds(cfg.seed)
+    first: dict[object, tuple] = {}
+
+    def add(label: tuple, generator: np.random.Generator) -> None:
+        state = generator.bit_generator.state["state"]["state"]
+        assert state not in first, f"{label} starts where {first[state]} does"
+        first[state] = label
+
+    n = len(cfg.seats)
+    for b in range(cfg.num_blocks):
+        for h in range(cfg.block_deals(b)):
+            add(("deck", b, h), deck_stream(seeds.match(b), h))
+        for p, _ in enumerate(permutations(n, True)):
+            for j in range(n):  # a bot seeds its generator with its seed, as RandomBot does
+                add(("bot", b, p, j), np.random.default_rng(seeds.bot(b, p, j)))
+            for h in range(cfg.block_deals(b)):
+                add(("luck", b, p, h), seeds.luck(b, p, h))
+    assert len(first) == 3 * 20 + 3 * 6 * (3 + 20)
+
+
+def test_play_block_draws_from_the_documented_streams(tmp_path: Path) -> None:
+    cfg = parse_config(_config(tmp_path, hands=40, block_size=20))
+    seeds = BlockSeeds(cfg.seed)
+    record = play_block(cfg, 1).record
+    bots = [RandomBot(fold=0.2, call=0.5, raise_=0.3, seed=seeds.bot(1, 0, 0)), CallBot(),
+            RaiseBot()]
+    results = list(play_match(cfg.game_config(), bots, 20, seeds.match(1),
+                              first_button=first_button(cfg, 1)))
+    assert record.net.tolist() == [list(r.net) for r in results]
+    assert record.button.tolist() == [r.button for r in results]
+
+
+def test_positions_are_balanced_over_a_run_with_reset_stacks(tmp_path: Path) -> None:
+    """Six seats, blocks of 100 deals (not a multiple of 6), a short last block."""
+    seats = [{"name": f"p{i}", "bot": "call"} for i in range(6)]
+    data = _config(tmp_path, seats=seats, hands=310, block_size=100, luck=False)
+    run_tournament(parse_config(data), inline=True)
+    table = load_hands(tmp_path / "out")
+    position = (table.seat - table.button[:, None] - 1) % 6  # 0 small blind ... 5 button
+    counts = np.array([[np.sum(position[:, p] == k) for k in range(6)] for p in range(6)])
+    assert counts.sum() == 6 * 310
+    assert (counts.max(axis=0) - counts.min(axis=0) <= 1).all(), counts
+    # the blocks continue the button: block b starts where b * 100 hands moved it
+    starts = [int(table.button[(table.block == b) & (table.hand == 0)][0]) for b in range(4)]
+    assert starts == [(5 + 100 * b) % 6 for b in range(4)]

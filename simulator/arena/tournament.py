@@ -51,6 +51,7 @@ from simulator.arena.blocks import (
     play_block,
 )
 from simulator.arena.config import ConfigError, TournamentConfig
+from simulator.arena.outdir import open_log
 from simulator.arena.progress import Progress, wanted
 from simulator.arena.results import (
     FAILURES_FILE,
@@ -142,10 +143,22 @@ def _ray_block(config: TournamentConfig, block: int, keep: bool) -> BlockOutcome
 
 
 def _run_ray(config: TournamentConfig, blocks: Iterator[int], keep: bool, workers: int,
-             room: Callable[[], bool], dispatched: Callable[[int], None]
+             room: Callable[[], bool], dispatched: Callable[[int], None], log_path: Path
              ) -> Iterator[BlockOutcome]:
     """The same blocks as Ray tasks: a local Ray with ``workers`` CPUs, or the cluster that
-    ``RAY_ADDRESS`` (or an earlier ``ray.init``) names."""
+    ``RAY_ADDRESS`` (or an earlier ``ray.init``) names.
+
+    Ray's driver prints what its workers and raylets report (a worker's death, say) to
+    ``sys.stdout``/``sys.stderr``: while the run goes on those go to the run's log file.
+    """
+    with open(open_log(log_path), "a", buffering=1, closefd=True) as log, \
+            contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+        yield from _ray_tasks(config, blocks, keep, workers, room, dispatched)
+
+
+def _ray_tasks(config: TournamentConfig, blocks: Iterator[int], keep: bool, workers: int,
+               room: Callable[[], bool], dispatched: Callable[[int], None]
+               ) -> Iterator[BlockOutcome]:
     import logging
 
     import ray
@@ -277,7 +290,7 @@ def check_bots(config: TournamentConfig) -> None:
         except BotSpecError as exc:
             raise ConfigError(f"seats[{i}] ({seat.name}): {exc}") from None
         try:
-            with _quiet_fds():
+            with _quiet_output():
                 build_bots([functools.partial(build, spec, seat.params, 0)], [seat.name],
                            on_bot_error="stop", bot_timeout=config.bot_timeout)
         except BotError as exc:
@@ -286,28 +299,25 @@ def check_bots(config: TournamentConfig) -> None:
 
 
 @contextlib.contextmanager
-def _quiet_fds() -> Iterator[None]:
-    """fds 1 and 2 to /dev/null for a while (a bot's prints while it is checked)."""
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        saved = (os.dup(1), os.dup(2))
-    except (OSError, ValueError):  # no real descriptors (an embedding host): leave them
-        yield
-        return
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        yield
-    finally:
-        with contextlib.suppress(OSError, ValueError):
-            sys.stdout.flush()
-            sys.stderr.flush()
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        for fd in (null, *saved):
-            os.close(fd)
+def _quiet_output() -> Iterator[None]:
+    """Drop what is printed for a while (a bot's prints while it is checked): Python's
+    streams, and fds 1 and 2 for what C code writes."""
+    with open(os.devnull, "w") as null, contextlib.redirect_stdout(null), \
+            contextlib.redirect_stderr(null):
+        try:
+            saved = (os.dup(1), os.dup(2))
+        except OSError:  # no real descriptors (an embedding host): the streams will do
+            yield
+            return
+        try:
+            os.dup2(null.fileno(), 1)
+            os.dup2(null.fileno(), 2)
+            yield
+        finally:
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            for fd in saved:
+                os.close(fd)
 
 
 def _history_writer() -> Callable[..., str]:
@@ -377,17 +387,23 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
     order = _InOrder(2 * workers)
     failures: list[dict[str, Any]] = []
     timing = [0.0, 0.0]
+    broken: list[bool] = []
+    stopped_by: BlockOutcome | None = None
     where = f"the finished blocks are in {str(out_dir)!r}"
     pool: WorkerPool | None = None
 
     def write(outcome: BlockOutcome) -> None:
-        if outcome.record is None:
-            return  # a failed block: a gap that --resume fills
+        if outcome.record is None or broken:
+            return  # a failed block (a gap that --resume fills), or a write that failed
         texts = None
         if write_histories is not None:
             def texts(start: int, histories: list[Any] = outcome.histories) -> str:
                 return write_histories(histories, start)
-        store.append(outcome.record, len(config.seats), texts)
+        try:
+            store.append(outcome.record, len(config.seats), texts)
+        except OSError:
+            broken.append(True)  # nothing more is written after a torn block
+            raise
         timing[0] += outcome.play_seconds
         timing[1] += outcome.luck_seconds
 
@@ -405,7 +421,7 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
                                                                order.dispatched)
             elif config.backend == "ray":
                 outcomes = _run_ray(config, todo, write_histories is not None, workers,
-                                    order.room, order.dispatched)
+                                    order.room, order.dispatched, out_dir / LOG_FILE)
             else:
                 pool = stack.enter_context(WorkerPool(
                     config, workers, keep_histories=write_histories is not None,
@@ -424,7 +440,10 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
                         write(ready)
                     if outcome.record is None and (config.on_bot_error == "stop"
                                                    or not outcome.bot_fault):
-                        break  # ends the workers: the run stops here
+                        stopped_by = outcome
+                        if pool is not None:
+                            pool.close(graceful=False)  # at once: blocks under way are lost
+                        break
                     tick()
             finally:
                 for ready in order.drain():  # finished blocks still waiting: keep them
@@ -439,7 +458,7 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
     finally:
         bar.close()
     if failures:
-        raise TournamentError(_failure_text(config, failures, out_dir))
+        raise TournamentError(_failure_text(failures, stopped_by, out_dir))
     summary = _summary(config, store)
     try:
         store.write_summary(summary.data)
@@ -461,12 +480,13 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
     return Summary(summary.data, out_dir, timing[0], timing[1])
 
 
-def _failure_text(config: TournamentConfig, failures: list[dict[str, Any]], out_dir: Path
-                  ) -> str:
+def _failure_text(failures: list[dict[str, Any]], stopped_by: BlockOutcome | None,
+                  out_dir: Path) -> str:
+    """The run's last line: the failure that stopped it, or every block that failed."""
     where = f"the finished blocks stay in {str(out_dir)!r}"
-    if config.on_bot_error == "stop" or "name" not in failures[-1]:
-        kind = "bot failure" if "name" in failures[-1] else "failure"
-        return f"{kind} in {describe_failure(failures[-1])}; {where}"
+    if stopped_by is not None:
+        kind = "bot failure" if stopped_by.bot_fault else "failure"
+        return f"{kind} in {stopped_by.error}; {where}"
     listed = "; ".join(describe_failure(f) for f in failures)
     return (f"{len(failures)} block(s) failed: {listed}; {where} (see {FAILURES_FILE}): "
             f"--resume plays the failed blocks again")
