@@ -251,7 +251,7 @@ class RunStore:
         out_dir = prepare_dir(Path(out_dir))
         lock = DirLock.acquire(out_dir)
         try:
-            refuse_symlinks(out_dir, OWN_NAMES)
+            refuse_symlinks(out_dir, [*OWN_NAMES, *(f"{BOTS_DIR}/{n}" for n in names)])
             store = cls(out_dir, names)
             store._lock = lock
             existing = holds_results(out_dir)

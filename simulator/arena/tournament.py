@@ -136,8 +136,9 @@ def _ray_block(config: TournamentConfig, block: int, keep: bool) -> BlockOutcome
     watchdog = threading.Thread(target=watch, daemon=True)
     if config.bot_timeout is not None:
         watchdog.start()
-    try:
-        return play_block(config, block, keep_histories=keep, monitor=monitor)
+    try:  # on a cluster, the bots' directories are on the node that plays the block
+        return play_block(config, block, keep_histories=keep, monitor=monitor,
+                          directory=bots_dir(config))
     finally:
         done.set()
 
@@ -204,6 +205,19 @@ def _ray_tasks(config: TournamentConfig, blocks: Iterator[int], keep: bool, work
                 ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
+
+
+class _WriteError(Exception):
+    """Writing a finished block failed (a full disk): the run stops, the rest is resumable."""
+
+
+@contextlib.contextmanager
+def _writing(broken: list[bool]) -> Iterator[None]:
+    try:
+        yield
+    except OSError as exc:
+        broken.append(True)  # nothing more is written after a torn block
+        raise _WriteError(exc.strerror or str(exc)) from None
 
 
 class _InOrder:
@@ -399,11 +413,8 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
         if write_histories is not None:
             def texts(start: int, histories: list[Any] = outcome.histories) -> str:
                 return write_histories(histories, start)
-        try:
+        with _writing(broken):
             store.append(outcome.record, len(config.seats), texts)
-        except OSError:
-            broken.append(True)  # nothing more is written after a torn block
-            raise
         timing[0] += outcome.play_seconds
         timing[1] += outcome.luck_seconds
 
@@ -435,7 +446,8 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
                     else:
                         failures.append(outcome.failure or {"block": outcome.block,
                                                             "message": outcome.error})
-                        store.record_failure(failures[-1])
+                        with _writing(broken):
+                            store.record_failure(failures[-1])
                     for ready in order.finished(outcome):
                         write(ready)
                     if outcome.record is None and (config.on_bot_error == "stop"
@@ -451,10 +463,9 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
     except (KeyboardInterrupt, _Terminated) as exc:
         what = "terminated (SIGTERM)" if isinstance(exc, _Terminated) else "interrupted"
         raise TournamentError(f"{what}; {where}: --resume continues the run") from None
-    except OSError as exc:
-        raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc.strerror or exc}; "
-                              f"{where} (free space, then --resume continues the run)"
-                              ) from None
+    except _WriteError as exc:
+        raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc}; {where} (free "
+                              f"space, then --resume continues the run)") from None
     finally:
         bar.close()
     if failures:

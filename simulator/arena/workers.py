@@ -22,6 +22,8 @@ log file.
 >>> monitor.begin(3, 1); monitor.enter(0, 17, "act()")
 >>> overdue(mem, now=mem[DEADLINE] + 0.5, grace=1.0), overdue(mem, mem[DEADLINE] + 2, 1.0)
 (False, True)
+>>> in_call(mem)
+True
 >>> describe_call(mem, lambda perm, seat: "alice")
 "bot 'alice' (seat 0, permutation 1, hand 17) in act()"
 >>> monitor.leave(); overdue(mem, now=1e12, grace=1.0)
@@ -48,11 +50,15 @@ from simulator.arena.config import TournamentConfig
 GRACE_SECONDS = 1.0  # past bot_timeout before a worker is killed (its own interrupt goes first)
 POLL_SECONDS = 0.05  # how often the parent looks at the slots
 
-# the slot: one float64 each
-SEAT, HAND, WHAT, DEADLINE, IN_CALL, PERM, HANDS, BLOCK, CALL_ID = range(9)
-SLOT_SIZE = 9
+# The slot, one float64 each. CALL packs the current call's seat, kind and hand into one
+# number, so that entering a call is two stores: CALL, then DEADLINE. DEADLINE is infinite
+# outside bot calls, and in a call without a time limit it is NO_LIMIT (finite, never due).
+CALL, DEADLINE, PERM, HANDS, BLOCK = range(5)
+SLOT_SIZE = 5
 CALLS = ("", "constructor", "start()", "act()", "observe()", "close()")
-_CODE = {name: float(i) for i, name in enumerate(CALLS)}
+_CODE = {name: 16 * i for i, name in enumerate(CALLS)}
+IDLE = float("inf")
+NO_LIMIT = 1e300
 
 
 def slot_view(buffer: Any) -> memoryview:
@@ -65,19 +71,16 @@ class SlotMonitor:
 
     def __init__(self, mem: memoryview, timeout: float | None) -> None:
         self._mem = mem
-        self._timeout = float("inf") if timeout is None else float(timeout)
+        self._timeout = timeout
+        mem[DEADLINE] = IDLE
 
     def enter(self, seat: int, hand_number: int, what: str) -> None:
         mem = self._mem
-        mem[CALL_ID] += 1.0
-        mem[SEAT] = seat
-        mem[HAND] = hand_number
-        mem[WHAT] = _CODE.get(what, 0.0)
-        mem[DEADLINE] = time.monotonic() + self._timeout
-        mem[IN_CALL] = 1.0  # last: the parent reads a deadline only for a call under way
+        mem[CALL] = 256 * hand_number + _CODE.get(what, 0) + seat  # seats < 16
+        mem[DEADLINE] = NO_LIMIT if self._timeout is None else time.monotonic() + self._timeout
 
     def leave(self) -> None:
-        self._mem[IN_CALL] = 0.0
+        self._mem[DEADLINE] = IDLE
 
     def begin(self, block: int, perm: int) -> None:
         self._mem[BLOCK] = block
@@ -88,31 +91,36 @@ class SlotMonitor:
 
 
 def overdue(mem: memoryview, now: float, grace: float) -> bool:
-    """True when the slot's bot call has run past its deadline by more than ``grace``; the
-    call counter, read before and after, keeps a call that just ended from being blamed."""
-    call = mem[CALL_ID]
-    late = mem[IN_CALL] == 1.0 and now > mem[DEADLINE] + grace
-    return late and mem[CALL_ID] == call
+    """True when the slot's bot call has run past its deadline by more than ``grace``.
+
+    ``now`` is taken before the deadline is read: a deadline read is that of a call still
+    under way when it was read, after ``now``, so the call is overdue for sure.
+    """
+    return now > mem[DEADLINE] + grace
 
 
 def in_call(mem: memoryview) -> bool:
-    return mem[IN_CALL] == 1.0
+    return mem[DEADLINE] != IDLE
+
+
+def _current(mem: memoryview) -> tuple[int, int, str, int]:
+    """The slot's current call: (seat, hand, call, permutation)."""
+    packed = int(mem[CALL])
+    return packed % 16, packed // 256, CALLS[packed // 16 % 16], int(mem[PERM])
 
 
 def describe_call(mem: memoryview, name_of: Callable[[int, int], str]) -> str:
     """``bot 'name' (seat s, permutation p, hand h) in act()`` for the slot's current call."""
-    perm, seat = int(mem[PERM]), int(mem[SEAT])
-    return (f"bot {name_of(perm, seat)!r} (seat {seat}, permutation {perm}, hand "
-            f"{int(mem[HAND])}) in {CALLS[int(mem[WHAT])]}")
+    seat, hand, call, perm = _current(mem)
+    return f"bot {name_of(perm, seat)!r} (seat {seat}, permutation {perm}, hand {hand}) in {call}"
 
 
 def call_fault(mem: memoryview, name_of: Callable[[int, int], str], problem: str
                ) -> dict[str, Any]:
     """The fault record of the slot's current call (the keys of a block's faults)."""
-    perm, seat = int(mem[PERM]), int(mem[SEAT])
-    return {"hand": int(mem[HAND]), "seat": seat, "name": name_of(perm, seat),
-            "message": f"{CALLS[int(mem[WHAT])]}: {problem}", "block": int(mem[BLOCK]),
-            "perm": perm}
+    seat, hand, call, perm = _current(mem)
+    return {"hand": hand, "seat": seat, "name": name_of(perm, seat),
+            "message": f"{call}: {problem}", "block": int(mem[BLOCK]), "perm": perm}
 
 
 def seat_names(config: TournamentConfig) -> Callable[[int, int], str]:
@@ -264,7 +272,7 @@ class WorkerPool:
     def _send(self, worker: _Worker, block: int) -> None:
         mem = worker.mem
         mem[HANDS] = 0.0
-        mem[IN_CALL] = 0.0
+        mem[DEADLINE] = IDLE
         mem[BLOCK] = block
         worker.block = block
         try:
