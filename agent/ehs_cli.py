@@ -29,9 +29,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
+
+import numpy as np
 
 from agent.preflop.income_rates import income_rate
 from agent.strength.ehs import EHS, hand_detail, parse_spot
@@ -142,10 +145,25 @@ def run(argv: list[str]) -> str:
     except ValueError as e:
         raise BadInput(str(e)) from None
     try:
-        out = _postflop(args, hole, board) if board else _preflop(args, hole)
+        with np.errstate(over="ignore", invalid="ignore"):  # refused below, not warned about
+            out = _postflop(args, hole, board) if board else _preflop(args, hole)
     except ValueError as e:
         raise BadInput(str(e)) from None
-    return json.dumps(out) if args.json else _text(args, hole, board, out)
+    if not _finite(out):
+        raise BadInput("the weights are too large: their weighted sums overflow (NaN or "
+                       "infinity); scale them down")
+    return json.dumps(out, allow_nan=False) if args.json else _text(args, hole, board, out)
+
+
+def _finite(value: Any) -> bool:
+    """True when every number in ``value`` (nested lists and dicts) is finite."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return all(_finite(v) for v in value)
+    return True
 
 
 def main(argv: list[str]) -> int:

@@ -5,9 +5,10 @@ end to end through ``run_tournament`` (process start-up included), and prints ha
 their ratio (goal: two workers >= 1.7x one worker on a 2-core machine). Also prints the luck
 correction's time against the time spent playing the hands (goal: at most 1x).
 
-Two spawned workers pay a fixed start-up (imports and numba cache loading, about 1.3 s here)
-that one inline worker does not, so the default match is long enough (36,000 deals, about
-30 s with one worker) for the ratio to measure throughput rather than start-up.
+Workers are spawned processes, one worker too (the parent watches them: bot_timeout is a
+hard limit); each pays a fixed start-up (imports, the evaluator's tables and numba cache
+loading, about 1.3 s here), so the default match is long enough (36,000 deals, about 30 s
+with one worker) for the ratio to measure throughput rather than start-up.
 
     python experiments/bench_tournament.py [--deals 36000] [--block-size 400]
 """

@@ -40,7 +40,7 @@ def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
      "seats[0] (r): unknown bot 'nosuch'"),
     ({"seats": [{"name": "r", "bot": "random", "params": {"bluff": 1}},
                 {"name": "c", "bot": "call"}]},
-     "seats[0] (r): bot 'random' with params {'bluff': 1}"),
+     "seats[0] (r): bot 'random' with params {'bluff': 1}: constructor: raised TypeError"),
     ({"colour": "red"}, "colour: unknown key"),
     ({"game": {"variant": "limit", "reset_stacks": False}},
      "duplicate: true needs game.reset_stacks: true"),
@@ -72,7 +72,7 @@ def test_unreadable_and_invalid_files_exit_2(tmp_path: Path,
     assert holdem(["run", str(bad)]) == 2
     assert "not valid YAML" in _one_line_error(capsys)
     assert holdem(["run", str(_write(tmp_path)), "--workers", "0"]) == 2
-    assert "--workers: expected >= 1" in _one_line_error(capsys)
+    assert "--workers: expected greater than or equal to 1, got 0" in _one_line_error(capsys)
 
 
 def test_results_are_never_overwritten_silently(tmp_path: Path,

@@ -1,11 +1,13 @@
 """Config validation: the minimal format runs as written; every bad key is named with its path."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
-from simulator.arena.config import ConfigError, load_config, parse_config
+from simulator.arena.config import ConfigError, GameSection, load_config, parse_config
 from simulator.arena.tournament import check_bots
+from simulator.core.game import GameConfig
 
 CONFIGS = sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.yaml"))
 
@@ -143,3 +145,20 @@ def test_shipped_configs_are_valid_and_their_bots_resolve(path: Path) -> None:
 def test_the_minimal_config_is_shipped_as_written() -> None:
     shipped = Path(__file__).resolve().parents[1] / "configs" / "minimal.yaml"
     assert MINIMAL in shipped.read_text()
+
+
+def test_the_game_section_is_game_config_itself() -> None:
+    """Issue 9, section 2: one source of truth for the game's keys, defaults and rules."""
+    fields = {f.name: f.default for f in dataclasses.fields(GameConfig)}
+    section = GameSection.model_fields
+    assert list(section) == list(fields)
+    assert {k: v.default for k, v in section.items()} == {
+        k: list(v) if isinstance(v, tuple) else v for k, v in fields.items()}
+    assert parse_config(_base()).game_config() == GameConfig()
+    # a rule of GameConfig is the config's rule, under the key's own path
+    with pytest.raises(ConfigError, match=r"^config: game.stack: expected more chips than the "
+                                          r"forced bets \(ante 3 \+ largest blind 2 = 5\)"):
+        parse_config(_base(game={"ante": 3, "stack": 5}))
+    with pytest.raises(ConfigError, match=r"^config: game.blinds\[1\]: expected a valid "
+                                          r"integer, got True"):
+        parse_config(_base(game={"blinds": [1, True]}))

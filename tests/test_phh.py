@@ -140,3 +140,40 @@ def test_illegal_phh_action_is_an_error() -> None:
         replay(loads(text))
     with pytest.raises(ValueError, match="p2's turn"):
         replay(loads(text.replace("p2 cbr 3", "p1 cc")))
+
+
+HEAD = ('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+        'starting_stacks = [100, 100]\n')
+TO_FLOP = '"d dh p1 AcAd", "d dh p2 KcKd", "p2 cc", "p1 cc"'
+
+
+@pytest.mark.parametrize("text, message", [
+    (HEAD.replace("[100, 100]", "[true, 100]") + "actions = []",
+     "field 'starting_stacks': expected a list of integers, got [True, 100]"),
+    (HEAD.replace("[1, 2]", "[1, true]") + "actions = []",
+     "field 'blinds_or_straddles': expected a list of integers"),
+    (HEAD.replace("[100, 100]", "[-100, 100]") + "actions = []",
+     "field 'starting_stacks': expected chips > 0 for every player, got [-100, 100]"),
+    (HEAD + f'actions = [{TO_FLOP}, "d db 2c3c4c", "p1 cc", "p2 cc", "d db 5h6h"]',
+     "action 'd db 5h6h': expected 1 board card on the turn, got 2"),
+    (HEAD + f'actions = [{TO_FLOP}, "d db 2c3c"]',
+     "action 'd db 2c3c': expected 3 board cards on the flop, got 2"),
+    (HEAD + 'actions = ["d dh p1 AcAd", "d dh p2 KcKd", "p2 cbr"]',
+     "action 'p2 cbr': expected an amount: 'pN cbr AMOUNT'"),
+    (HEAD + 'actions = ["d dh p1 AcAd", "d dh p2 AcKd"]',
+     "action 'd dh p2 AcKd': card Ac is dealt twice (p1's hole cards and p2's hole cards)"),
+    (HEAD + f'actions = [{TO_FLOP}, "d db 2c3cAd"]',
+     "action 'd db 2c3cAd': card Ad is dealt twice (p1's hole cards and the board)"),
+    ("a = " + "[" * 5000 + "]" * 5000, "nested too deeply"),
+])
+def test_the_reader_refuses_what_is_not_a_hand(text: str, message: str) -> None:
+    with pytest.raises(PHHError) as info:
+        replay(loads(text))
+    assert message in str(info.value)
+
+
+def test_a_hand_with_blinds_above_the_default_stack_still_reads() -> None:
+    text = (HEAD.replace("[1, 2]", "[100, 200]").replace("min_bet = 2", "min_bet = 200")
+            .replace("[100, 100]", "[150, 300]") + 'actions = ["d dh p1 AcAd", '
+            '"d dh p2 KcKd", "p2 f"]')
+    assert replay(loads(text)).finishing_stacks == (250, 200)

@@ -1,5 +1,7 @@
 """Bot lookup: entry-point names, module:Class paths, params checked, seeds passed."""
 
+from pathlib import Path
+
 import pytest
 
 from simulator.play.registry import BotSpecError, build, check_params, registered, resolve
@@ -28,6 +30,17 @@ class NotABot:
 class Exploding:
     def __init__(self) -> None:
         raise RuntimeError("boom")
+
+    def act(self, observation):  # noqa: ANN001, ANN201
+        raise NotImplementedError
+
+
+CALLS: list[str] = []
+
+
+def make_bot(**params):  # noqa: ANN003, ANN201 - a factory function, not a class
+    CALLS.append("called")
+    return PlainBot()
 
 
 HERE = __name__
@@ -58,7 +71,9 @@ def test_derived_seed_goes_to_constructors_that_take_one_unless_the_user_set_it(
     ("nosuchbot", "unknown bot 'nosuchbot': expected a registered name"),
     ("no_such_module_xyz:Bot", "cannot import module 'no_such_module_xyz'"),
     (f"{HERE}:Missing", "has no 'Missing'"),
-    (f"{HERE}:HERE", "is not a class or function"),
+    (f"{HERE}:HERE", "'HERE' is not a bot class"),
+    (f"{HERE}:NotABot", "class 'NotABot' has no act"),
+    (f"{HERE}:make_bot", "only installed plug-ins may register a factory"),
     (":Bot", "expected 'module:Class'"),
 ])
 def test_unknown_bots_are_refused_with_the_name(name: str, message: str) -> None:
@@ -73,8 +88,16 @@ def test_params_the_constructor_does_not_take_are_refused() -> None:
         check_params(spec, {"colour": "red"})
 
 
-def test_objects_without_act_and_failing_constructors_are_refused() -> None:
-    with pytest.raises(BotSpecError, match="has no act"):
-        build(resolve(f"{HERE}:NotABot"), {}, seed=1)
-    with pytest.raises(BotSpecError, match="RuntimeError: boom"):
+def test_a_failing_constructor_raises_its_own_error_for_the_guard_to_name() -> None:
+    with pytest.raises(RuntimeError, match="boom"):
         build(resolve(f"{HERE}:Exploding"), {}, seed=1)
+
+
+def test_validation_never_calls_what_is_not_a_bot_class(tmp_path: Path) -> None:
+    """Finding 9: ``os:system`` with ``params: {command: ...}`` once ran the command."""
+    marker = tmp_path / "ran"
+    for name in ("os:system", "subprocess:call", f"{HERE}:make_bot"):
+        with pytest.raises(BotSpecError, match="not a bot class"):
+            spec = resolve(name)
+            build(spec, {"command": f"touch {marker}"}, seed=0)
+    assert not marker.exists() and CALLS == []

@@ -34,6 +34,7 @@ def _record(block: int, net: list[list[int]], seats: list[list[int]] | None = No
 def test_store_appends_blocks_and_summarises_them(tmp_path: Path) -> None:
     store = RunStore.create(tmp_path, {"result_config": {"x": 1}}, ("a", "b"), resume=False,
                             force=False)
+    store.close()
     store.append(_record(1, [[4, -4], [-2, 2]], luck=[[1.5, -1.5], [0.0, 0.0]]), num_seats=2)
     store.append(_record(0, [[6, -6], [2, -2], [0, 0]]), num_seats=2)
     table = load_hands(tmp_path)
@@ -58,31 +59,31 @@ def test_store_appends_blocks_and_summarises_them(tmp_path: Path) -> None:
 
 def test_existing_results_are_refused_without_resume_or_force(tmp_path: Path) -> None:
     meta = {"result_config": {"x": 1}}
-    RunStore.create(tmp_path, meta, ("a", "b"), resume=False, force=False)
+    RunStore.create(tmp_path, meta, ("a", "b"), resume=False, force=False).close()
     (tmp_path / "mine.txt").write_text("keep me")
     with pytest.raises(ResultsError, match="already holds results.*--resume.*--force"):
         RunStore.create(tmp_path, meta, ("a", "b"), resume=False, force=False)
     with pytest.raises(ResultsError, match=r"config differs.*x: was 1, now 2"):
         RunStore.create(tmp_path, {"result_config": {"x": 2}}, ("a", "b"), resume=True,
                         force=False)
-    RunStore.create(tmp_path, meta, ("a", "b"), resume=False, force=True)
+    RunStore.create(tmp_path, meta, ("a", "b"), resume=False, force=True).close()
     assert (tmp_path / "mine.txt").read_text() == "keep me"  # --force removes only our files
 
 
 def test_resume_drops_the_rows_of_an_interrupted_block(tmp_path: Path) -> None:
     meta = {"result_config": {"x": 1}}
-    store = RunStore.create(tmp_path, meta, ("a", "b"), resume=False, force=False)
-    store.append(_record(0, [[1, -1], [3, -3]]), num_seats=2)
+    with RunStore.create(tmp_path, meta, ("a", "b"), resume=False, force=False) as store:
+        store.append(_record(0, [[1, -1], [3, -3]]), num_seats=2)
     # a kill after block 1's rows and half of its blocks.jsonl line
     with open(tmp_path / "hands.csv", "a") as f:
         f.write("1,0,0,0,0,1,5,-5,0.0,0.0\n1,0,1,1,0,")
     with open(tmp_path / "blocks.jsonl", "a") as f:
         f.write('{"block": 1, "dea')
     assert load_hands(tmp_path).net[:, 0].tolist() == [1, 3]
-    resumed = RunStore.create(tmp_path, meta, ("a", "b"), resume=True, force=False)
-    assert resumed.done_blocks() == {0}
-    assert (tmp_path / "hands.csv").read_text().count("\n") == 3
-    resumed.append(_record(1, [[2, -2]]), num_seats=2)
+    with RunStore.create(tmp_path, meta, ("a", "b"), resume=True, force=False) as resumed:
+        assert resumed.done_blocks() == {0}
+        assert (tmp_path / "hands.csv").read_text().count("\n") == 3
+        resumed.append(_record(1, [[2, -2]]), num_seats=2)
     assert load_hands(tmp_path).net[:, 0].tolist() == [1, 3, 2]
     assert [json.loads(x)["block"] for x in (tmp_path / "blocks.jsonl").read_text().split()] \
         == [0, 1]

@@ -45,7 +45,7 @@ def test_summary_json_keeps_its_keys_and_adds_the_coefficient() -> None:
                      run=_run_info()).to_dict()
     assert list(data) == ["unit", "deals", "blocks", "players", "big_blinds_per_unit",
                           "duplicate", "permutations", "luck_method", "faults", "seed",
-                          "version", "config"]
+                          "version", "config", "early_end_blocks"]
     a = data["players"]["a"]
     assert list(a) == ["hands", "mean", "stderr", "ci95", "luck_adjusted", "bb_per_100",
                        "mbb_per_hand", "positions", "faults"]

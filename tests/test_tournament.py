@@ -10,13 +10,17 @@ from simulator.arena.config import ConfigError, parse_config
 from simulator.arena.results import load_hands
 from simulator.arena.stats import regression_coefficient
 from simulator.arena.tournament import (
+    BlockSeeds,
     TournamentError,
-    derive_seed,
+    first_button,
     permutations,
     play_block,
     run_tournament,
 )
 from simulator.core.actions import Action
+from simulator.core.seeds import deck_stream
+from simulator.play.baseline import CallBot, RaiseBot, RandomBot
+from simulator.play.match import play_match
 from simulator.play.protocol import BaseBot
 
 AA = {48, 49, 50, 51}
@@ -64,7 +68,7 @@ def test_permutation_sets_follow_the_design() -> None:
     assert len(rotations) == 6 and len(set(rotations)) == 6
     # every player sits in every seat exactly once
     assert all(sorted(r[s] for r in rotations) == list(range(6)) for s in range(6))
-    assert derive_seed(1, 2) != derive_seed(2, 1)
+    assert BlockSeeds(1).match(2) != BlockSeeds(2).match(1)
 
 
 @pytest.mark.parametrize("bot", ["call", "raise", "simulator.play.baseline:RaiseBot"])
@@ -73,7 +77,7 @@ def test_duplicate_heads_up_between_copies_of_a_deterministic_bot_is_zero_per_bl
     cfg = parse_config(_config(tmp_path, seats=[{"name": "a", "bot": bot},
                                                 {"name": "b", "bot": bot}],
                                duplicate=True, hands=90, block_size=30))
-    summary = run_tournament(cfg)
+    summary = run_tournament(cfg, inline=True)
     blocks = [json.loads(x) for x in (tmp_path / "out" / "blocks.jsonl").read_text().split()]
     assert len(blocks) == 3
     for b in blocks:
@@ -106,18 +110,24 @@ def test_duplicate_rotations_give_each_player_each_seat(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("duplicate", [False, True])
-def test_workers_one_and_two_write_identical_summaries(tmp_path: Path, duplicate: bool) -> None:
-    one = run_tournament(parse_config(_config(tmp_path / "1", duplicate=duplicate)))
-    two = run_tournament(parse_config(_config(tmp_path / "2", duplicate=duplicate, workers=2)))
-    text1 = (tmp_path / "1" / "out" / "summary.json").read_text()
-    text2 = (tmp_path / "2" / "out" / "summary.json").read_text()
-    assert text1 == text2
-    assert one.data == two.data and one.blocks == 3
-    assert one.players["r"]["hands"] == 120 * (6 if duplicate else 1)
+def test_inline_one_and_two_workers_write_identical_files(tmp_path: Path,
+                                                           duplicate: bool) -> None:
+    output = {"plots": False, "hand_histories": True}
+    runs = {}
+    for label, workers, inline in (("inline", 1, True), ("1", 1, False), ("2", 2, False)):
+        out = tmp_path / label / "out"
+        runs[label] = run_tournament(parse_config(_config(
+            tmp_path / label, duplicate=duplicate, workers=workers,
+            output={**output, "dir": str(out)})), inline=inline)
+    for name in ("summary.json", "hands.csv", "blocks.jsonl", "hands.phhs"):
+        texts = {(tmp_path / label / "out" / name).read_bytes() for label in runs}
+        assert len(texts) == 1, name
+    assert runs["inline"].data == runs["2"].data and runs["2"].blocks == 3
+    assert runs["1"].players["r"]["hands"] == 120 * (6 if duplicate else 1)
 
 
 def test_summary_core_keys_and_units(tmp_path: Path) -> None:
-    summary = run_tournament(parse_config(_config(tmp_path, duplicate=True)))
+    summary = run_tournament(parse_config(_config(tmp_path, duplicate=True)), inline=True)
     data = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert data == summary.data
     assert (data["unit"], data["deals"], data["blocks"]) == ("small_bets", 120, 3)
@@ -143,10 +153,12 @@ def test_carry_over_stacks_end_blocks_when_one_player_is_left(tmp_path: Path) ->
     data = _config(tmp_path, hands=600, block_size=300,
                    seats=[{"name": "c", "bot": "call"}, {"name": "d", "bot": "call"},
                           {"name": "x", "bot": "raise"}])
-    data["game"] = {"variant": "nolimit", "blinds": [1, 2], "stack": 100, "reset_stacks": False}
-    summary = run_tournament(parse_config(data))
+    data["game"] = {"variant": "nolimit", "blinds": [1, 2], "stack": 40, "reset_stacks": False}
+    summary = run_tournament(parse_config(data), inline=True)
     table = load_hands(tmp_path / "out")
-    assert summary.deals == len(table.hand) < 600  # 50-bb stacks with a min-raiser bust quickly
+    assert summary.deals == len(table.hand) < 600  # 20-bb stacks with a min-raiser bust quickly
+    ended = [b for b in (0, 1) if (table.block == b).sum() < 300]
+    assert summary.data["early_end_blocks"] == ended != []
     assert (table.seat == -1).any()  # busted players sit out
     for b in (0, 1):
         assert table.net[table.block == b].sum() == 0
@@ -158,14 +170,17 @@ def test_a_bot_fault_under_stop_fails_and_keeps_finished_blocks(tmp_path: Path) 
     seats = [{"name": "nervous", "bot": "test_tournament:AcesBreakBot"},
              {"name": "c", "bot": "call"}]
     folded = run_tournament(parse_config(_config(tmp_path / "fold", seats=seats,
-                                                 on_bot_error="fold", hands=400)))
+                                                 on_bot_error="fold", hands=400)), inline=True)
     assert folded.data["faults"] > 0 and folded.players["nervous"]["faults"] > 0
     blocks = [json.loads(x) for x in
               (tmp_path / "fold" / "out" / "blocks.jsonl").read_text().split("\n") if x]
     first_bad = min(b["block"] for b in blocks if b["faults"])
-    assert "aces make me nervous" in next(b for b in blocks if b["faults"])["faults"][0]
+    fault = next(b for b in blocks if b["faults"])["faults"][0]
+    assert set(fault) == {"hand", "seat", "name", "message", "block", "perm"}
+    assert fault["name"] == "nervous" and "aces make me nervous" in fault["message"]
     with pytest.raises(TournamentError, match="nervous.*aces make me nervous"):
-        run_tournament(parse_config(_config(tmp_path / "stop", seats=seats, hands=400)))
+        run_tournament(parse_config(_config(tmp_path / "stop", seats=seats, hands=400)),
+                       inline=True)
     out = tmp_path / "stop" / "out"
     kept = [json.loads(x)["block"] for x in (out / "blocks.jsonl").read_text().split("\n") if x]
     assert kept == list(range(first_bad))
@@ -176,7 +191,7 @@ def test_garbage_actions_are_faults_too(tmp_path: Path) -> None:
     seats = [{"name": "g", "bot": "test_tournament:AcesBreakBot", "params": {"garbage": True}},
              {"name": "c", "bot": "call"}]
     summary = run_tournament(parse_config(_config(tmp_path, seats=seats, on_bot_error="fold",
-                                                  hands=400)))
+                                                  hands=400)), inline=True)
     assert summary.players["g"]["faults"] > 0 and summary.players["c"]["faults"] == 0
 
 
@@ -187,7 +202,7 @@ def test_a_hung_bot_is_cut_off_at_bot_timeout_in_worker_processes(tmp_path: Path
     assert summary.players["h"]["faults"] > 0 and summary.players["c"]["faults"] == 0
     blocks = [json.loads(x) for x in (tmp_path / "out" / "blocks.jsonl").read_text().split("\n")
               if x]
-    assert any("no answer within 0.2s" in f for b in blocks for f in b["faults"])
+    assert any("no answer within 0.2s" in f["message"] for b in blocks for f in b["faults"])
 
 
 def test_bad_bots_are_refused_before_any_work(tmp_path: Path) -> None:
@@ -214,7 +229,7 @@ def test_hand_histories_hold_every_hand_and_survive_resume(tmp_path: Path) -> No
     data = _config(tmp_path, duplicate=True, hands=80, block_size=40,
                    output={"dir": str(tmp_path / "out"), "plots": False,
                            "hand_histories": True})
-    run_tournament(parse_config(data))
+    run_tournament(parse_config(data), inline=True)
     path = tmp_path / "out" / "hands.phhs"
     hands = phh.loads_all(path.read_text())
     table = load_hands(tmp_path / "out")
@@ -224,5 +239,55 @@ def test_hand_histories_hold_every_hand_and_survive_resume(tmp_path: Path) -> No
     lines = (tmp_path / "out" / "blocks.jsonl").read_text().splitlines(keepends=True)
     (tmp_path / "out" / "blocks.jsonl").write_text(lines[0])
     path.write_text(whole[: len(whole) * 3 // 4])
-    run_tournament(parse_config(data), resume=True)
+    run_tournament(parse_config(data), resume=True, inline=True)
     assert path.read_text() == whole
+
+
+def test_no_two_random_streams_of_a_run_start_from_the_same_state(tmp_path: Path) -> None:
+    """Issue 9, section 5: once the deck of hand 0 was the stream of player 0's bot."""
+    cfg = parse_config(_config(tmp_path, duplicate=True, hands=60, block_size=20))
+    seeds = BlockSeeds(cfg.seed)
+    first: dict[object, tuple] = {}
+
+    def add(label: tuple, generator: np.random.Generator) -> None:
+        state = generator.bit_generator.state["state"]["state"]
+        assert state not in first, f"{label} starts where {first[state]} does"
+        first[state] = label
+
+    n = len(cfg.seats)
+    for b in range(cfg.num_blocks):
+        for h in range(cfg.block_deals(b)):
+            add(("deck", b, h), deck_stream(seeds.match(b), h))
+        for p, _ in enumerate(permutations(n, True)):
+            for j in range(n):  # a bot seeds its generator with its seed, as RandomBot does
+                add(("bot", b, p, j), np.random.default_rng(seeds.bot(b, p, j)))
+            for h in range(cfg.block_deals(b)):
+                add(("luck", b, p, h), seeds.luck(b, p, h))
+    assert len(first) == 3 * 20 + 3 * 6 * (3 + 20)
+
+
+def test_play_block_draws_from_the_documented_streams(tmp_path: Path) -> None:
+    cfg = parse_config(_config(tmp_path, hands=40, block_size=20))
+    seeds = BlockSeeds(cfg.seed)
+    record = play_block(cfg, 1).record
+    bots = [RandomBot(fold=0.2, call=0.5, raise_=0.3, seed=seeds.bot(1, 0, 0)), CallBot(),
+            RaiseBot()]
+    results = list(play_match(cfg.game_config(), bots, 20, seeds.match(1),
+                              first_button=first_button(cfg, 1)))
+    assert record.net.tolist() == [list(r.net) for r in results]
+    assert record.button.tolist() == [r.button for r in results]
+
+
+def test_positions_are_balanced_over_a_run_with_reset_stacks(tmp_path: Path) -> None:
+    """Six seats, blocks of 100 deals (not a multiple of 6), a short last block."""
+    seats = [{"name": f"p{i}", "bot": "call"} for i in range(6)]
+    data = _config(tmp_path, seats=seats, hands=310, block_size=100, luck=False)
+    run_tournament(parse_config(data), inline=True)
+    table = load_hands(tmp_path / "out")
+    position = (table.seat - table.button[:, None] - 1) % 6  # 0 small blind ... 5 button
+    counts = np.array([[np.sum(position[:, p] == k) for k in range(6)] for p in range(6)])
+    assert counts.sum() == 6 * 310
+    assert (counts.max(axis=0) - counts.min(axis=0) <= 1).all(), counts
+    # the blocks continue the button: block b starts where b * 100 hands moved it
+    starts = [int(table.button[(table.block == b) & (table.hand == 0)][0]) for b in range(4)]
+    assert starts == [(5 + 100 * b) % 6 for b in range(4)]

@@ -32,6 +32,7 @@ results store, statistics and luck correction).
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -41,12 +42,14 @@ import numpy as np
 
 from simulator.arena.config import ConfigError
 from simulator.arena.luck import history_luck
-from simulator.arena.results import BlockRecord, ResultsError, RunStore, format_table, summarise
+from simulator.arena.results import BlockRecord, ResultsError, RunStore
+from simulator.arena.summary import RunSummary, format_table, summarise
 from simulator.arena.tournament import derive_seed, package_version
 from simulator.arena.validation import read_yaml
 from simulator.core.errors import HoldemError
 from simulator.core.game import GameConfig
 from simulator.core.records import HandResult
+from simulator.core.seeds import Domain, stream
 from simulator.interop.acpc.client import AcpcClient, BotFailed
 from simulator.interop.acpc.connection import connect
 from simulator.interop.acpc.dealer import DEFAULT_HOST, DEFAULT_TIMEOUT, host_match
@@ -54,13 +57,12 @@ from simulator.interop.acpc.gamedef import GameDef, load_gamedef
 from simulator.interop.acpc.log import log_histories, parse_log, score_line, state_line
 from simulator.interop.acpc.protocol import ProtocolError
 from simulator.interop.phh import dumps_all
-from simulator.play.match import BotError
+from simulator.play.match import BotError, build_bots
 from simulator.play.protocol import Bot
 from simulator.play.registry import build, check_params, resolve
 
 LOG_FILE = "acpc.log"
 ACPC_SEAT = "acpc"
-_LUCK_TAG = 0xAC9C  # keeps the luck generator's stream apart from the cards'
 
 
 class UsageError(HoldemError, ValueError):
@@ -90,9 +92,15 @@ def _params(path: str | None, what: str) -> dict[str, Any]:
 
 
 def _bot(name: str, params: dict[str, Any], seed: int) -> Bot:
+    """A bot built through the guard of every bot call; a constructor that fails is bad
+    input here (its parameters), refused before any play."""
     spec = resolve(name)
     check_params(spec, params)
-    return build(spec, params, seed)
+    try:
+        bots, _ = build_bots([functools.partial(build, spec, params, seed)], [name])
+    except BotError as exc:
+        raise UsageError(f"bot {name!r} with params {params}: {exc.fault.message}") from None
+    return bots[0]
 
 
 def _seconds(text: str) -> float | None:
@@ -260,7 +268,7 @@ class _Results:
         results, self.pending = self.pending, []
         n = len(self.names)
         luck = [np.zeros(n) if self.args.no_luck else history_luck(
-            r.history, np.random.default_rng([self.args.seed, r.hand_number, _LUCK_TAG]),
+            r.history, stream(self.args.seed, Domain.LUCK, 0, 0, r.hand_number),
             self.args.luck_samples) for r in results]
         record = BlockRecord(
             block=len(self.blocks), deals=len(results), perm=np.zeros(len(results), np.int64),
@@ -276,17 +284,15 @@ class _Results:
             texts = (lambda start: dumps_all(histories, start)) if self.args.phh else None
             self.store.append(record, n, texts)
 
-    def summary(self, complete: bool) -> dict[str, Any]:
+    def summary(self, complete: bool) -> RunSummary:
         unit, chips = _unit(self.game)
-        data = summarise(self.blocks, self.names, unit=unit, unit_chips=chips,
-                         big_blind=self.game.big_blind)
-        data["big_blinds_per_unit"] = chips / self.game.big_blind
-        data["complete"] = complete
-        data["seed"] = self.args.seed
-        data["version"] = package_version()
+        summary = summarise(self.blocks, self.names, unit=unit, unit_chips=chips,
+                            big_blind=self.game.big_blind)
         if self.store is not None:
+            data = summary.to_dict()
+            data.update(complete=complete, seed=self.args.seed, version=package_version())
             self.store.write_summary(data)
-        return data
+        return summary
 
 
 def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -347,10 +353,10 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     summary = results.summary(complete)
     if complete:
         print(score, file=out)
-    if not args.quiet and summary["deals"]:
-        print(format_table(summary, summary["big_blinds_per_unit"]), file=out)
+    if not args.quiet and summary.deals:
+        print(format_table(summary), file=out)
     if problem is not None:
-        played = summary["deals"]
+        played = summary.deals
         print(f"holdem acpc dealer: {problem} (after {played} finished hands"
               + (f", kept in {args.output}" if args.output else "") + ")", file=err)
         return 1

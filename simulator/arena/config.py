@@ -16,18 +16,36 @@ simulator.arena.config.ConfigError: config: seed: expected a value, the key is m
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import re
+import typing
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from simulator.arena.validation import KEY as _KEY
-from simulator.arena.validation import ValidationInputError, read_yaml, validation_message
-from simulator.core.errors import HoldemError
-from simulator.core.game import DEFAULT_CAP, GameConfig
+from simulator.arena.validation import (
+    ValidationInputError,
+    describe_error,
+    error_path,
+    read_yaml,
+    validation_message,
+)
+from simulator.core.errors import GameError, HoldemError
+from simulator.core.game import GameConfig
 
 MAX_SEATS = 10
+MAX_DEALS = 10**9  # beyond this a run would take years; refusing it keeps typos from running
 _NAME = re.compile(r"^[A-Za-z0-9_.+-]{1,40}$")
 
 
@@ -40,27 +58,40 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
-class GameSection(_Strict):
-    """The YAML shape of ``game``; the rules' own checks (blinds, bet sizes) stay in
-    ``GameConfig``, which ``parse_config`` builds, so they are written once."""
+def _yaml_fields(record: type) -> dict[str, Any]:
+    """The fields of a frozen dataclass as pydantic fields: same names, types and defaults.
 
-    variant: Literal["limit", "nolimit"] = "nolimit"
-    blinds: list[int] = Field(default_factory=lambda: [1, 2], min_length=1, max_length=3)
-    ante: int = Field(0, ge=0)
-    small_bet: int | None = Field(None, gt=0)
-    big_bet: int | None = Field(None, gt=0)
-    cap: int | None = Field(DEFAULT_CAP, ge=1)
-    stack: int = Field(200, gt=0)
-    reset_stacks: bool = True
+    Tuples become lists, the YAML spelling; the record converts them back.
+    """
+    hints = typing.get_type_hints(record)
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(record):
+        hint, default = hints[f.name], f.default
+        if typing.get_origin(hint) is tuple:
+            hint = list[typing.get_args(hint)[0]]  # type: ignore[valid-type]
+            default = list(default)
+        out[f.name] = (hint, default)
+    return out
+
+
+class GameSection(create_model("_GameFields", __base__=_Strict,  # type: ignore[misc]
+                               **_yaml_fields(GameConfig))):
+    """The YAML shape of ``game``: the fields of :class:`GameConfig`, read from the dataclass,
+    and the rules' checks of ``GameConfig`` itself, so both are written once."""
 
     @model_validator(mode="after")
-    def _limit_only(self) -> GameSection:
-        if self.variant == "nolimit":
-            for key in ("small_bet", "big_bet"):
-                if getattr(self, key) is not None:
-                    raise ValueError(f"{_KEY}{key}: expected no {key}: it is for variant 'limit'"
-                                     f" only, and variant is 'nolimit'")
+    def _rules(self) -> GameSection:
+        try:
+            self.to_game()
+        except GameError as exc:  # its messages start "game.<key>: ..."; name the key alone
+            key, _, rest = str(exc).partition(": ")
+            raise ValueError(f"{_KEY}{key.removeprefix('game.')}: {rest}") from None
         return self
+
+    def to_game(self) -> GameConfig:
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(GameConfig)}
+        data["blinds"] = tuple(data["blinds"])
+        return GameConfig(**data)
 
 
 class SeatSection(_Strict):
@@ -81,11 +112,18 @@ class OutputSection(_Strict):
     hand_histories: bool = False
     plots: bool = True
 
+    @field_validator("dir")
+    @classmethod
+    def _dir(cls, path: str) -> str:
+        if not path.strip():
+            raise ValueError("expected a directory path, got an empty string")
+        return os.path.expanduser(path)  # "~/results" means the home dir, as in a shell
+
 
 class TournamentConfig(_Strict):
     game: GameSection = Field(default_factory=GameSection)
     seats: list[SeatSection] = Field(min_length=2, max_length=MAX_SEATS)
-    hands: int = Field(gt=0)
+    hands: int = Field(gt=0, le=MAX_DEALS)
     seed: int = Field(ge=0)
     duplicate: bool = False
     block_size: int = Field(200, gt=0)
@@ -114,13 +152,40 @@ class TournamentConfig(_Strict):
                              f"replays the same deals, which carried-over stacks would break)")
         return self
 
+    def with_overrides(self, *, output_dir: str | None = None, workers: int | None = None,
+                       plots: bool | None = None) -> TournamentConfig:
+        """The config with command-line overrides, validated like the file (``--workers``
+        is capped as ``workers`` is); ``ConfigError`` names the option.
+
+        >>> cfg = parse_config({"seats": [{"name": "a", "bot": "call"}] * 1 +
+        ...                     [{"name": "b", "bot": "call"}], "hands": 10, "seed": 1})
+        >>> cfg.with_overrides(workers=3, output_dir="~/x").output.dir.startswith("~")
+        False
+        >>> cfg.with_overrides(workers=100000)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        simulator.arena.config.ConfigError: --workers: expected less than or equal to 256, ...
+        """
+        data = self.model_dump()
+        options = {"workers": ("--workers", workers), "output.dir": ("--output", output_dir),
+                   "output.plots": ("--no-plots", plots)}
+        for key, (_, value) in options.items():
+            if value is not None:
+                section, _, name = key.rpartition(".")
+                (data[section] if section else data)[name] = value
+        try:
+            return TournamentConfig.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            path = error_path(err["loc"])
+            option = next((opt for key, (opt, _) in options.items() if key == path), path)
+            text = describe_error(err)
+            raise ConfigError(f"{option}{text[len(path):]}") from None
+
     # --- derived values -----------------------------------------------------------------------
 
     def game_config(self) -> GameConfig:
-        g = self.game
-        return GameConfig(variant=g.variant, blinds=tuple(g.blinds), ante=g.ante,
-                          small_bet=g.small_bet, big_bet=g.big_bet, cap=g.cap, stack=g.stack,
-                          reset_stacks=g.reset_stacks)
+        return self.game.to_game()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -166,10 +231,6 @@ def parse_config(data: Any, source: str = "config") -> TournamentConfig:
         cfg = TournamentConfig.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(validation_message(exc, source)) from None
-    try:
-        cfg.game_config()
-    except ValueError as exc:  # GameConfig's own checks; its messages name the key
-        raise ConfigError(f"{source}: {exc}") from None
     return cfg
 
 

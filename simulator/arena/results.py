@@ -10,8 +10,16 @@ An output dir holds:
 * ``blocks.jsonl``: one line per finished block, written after its hands, with per-player
   totals (hands, net, luck, and the same per position). A block is finished when its line is
   there: rows of a block without a line are an interrupted block, dropped on resume;
-* ``summary.json``: the statistics (:func:`simulator.arena.summary.summarise`, over blocks as
-  :mod:`simulator.arena.stats` describes), written at the end of a run.
+* ``summary.json``: the statistics (:func:`simulator.arena.summary.summarise`, over blocks
+  as :mod:`simulator.arena.stats` describes), written at the end of a run;
+* ``hands.phhs``: with ``output.hand_histories``, every hand as PHH, in block order;
+* ``failures.jsonl``: blocks that failed (a worker ended or dead), one line each;
+* ``bots.log``: what bots printed in worker processes;
+* ``bots/<player>/``: each bot's own files (its ``BotContext.directory``);
+* ``holdem.lock``: locked while a run uses the dir, with the holder's pid.
+
+Rows and lines are written in block order, so every file is the same for any number of
+workers (a failed block leaves a gap, filled at the end by ``--resume``).
 """
 
 from __future__ import annotations
@@ -27,6 +35,14 @@ from typing import Any
 
 import numpy as np
 
+from simulator.arena.outdir import (
+    DirLock,
+    append,
+    prepare_dir,
+    refuse_symlinks,
+    write_atomic,
+    write_new,
+)
 from simulator.core.errors import HoldemError
 from simulator.core.positions import positions_of
 
@@ -35,9 +51,16 @@ HANDS_FILE = "hands.csv"
 BLOCKS_FILE = "blocks.jsonl"
 SUMMARY_FILE = "summary.json"
 HISTORY_FILE = "hands.phhs"
+FAILURES_FILE = "failures.jsonl"
+LOG_FILE = "bots.log"
+BOTS_DIR = "bots"
 PLOT_FILES = ("cumulative.png", "winrates.png")
-# Everything a run writes; --force removes exactly these, never anything else in the dir.
-RUN_FILES = (RUN_FILE, HANDS_FILE, BLOCKS_FILE, SUMMARY_FILE, HISTORY_FILE, *PLOT_FILES)
+# Everything a run writes; --force removes exactly these, never anything else in the dir
+# (not the bots' own files in bots/, nor the lock).
+RUN_FILES = (RUN_FILE, HANDS_FILE, BLOCKS_FILE, SUMMARY_FILE, HISTORY_FILE, FAILURES_FILE,
+             LOG_FILE, *PLOT_FILES)
+# Names a run writes to or through: none may be a symlink.
+OWN_NAMES = (*RUN_FILES, BOTS_DIR, *(f"{name}.tmp" for name in (RUN_FILE, SUMMARY_FILE)))
 
 
 class ResultsError(HoldemError, RuntimeError):
@@ -59,7 +82,8 @@ class BlockRecord:
     seat: np.ndarray  # (H, P) table seat per player, -1 when not dealt in
     net: np.ndarray  # (H, P) chips
     luck: np.ndarray  # (H, P) chips of luck (the luck-adjusted result is net - luck)
-    faults: list[str] = field(default_factory=list)
+    # BotFault records with their block and permutation: hand, seat, name, message, block, perm
+    faults: list[dict[str, Any]] = field(default_factory=list)
     # filled by prepare() where the block is played, so the writing process only writes
     text: str | None = None
     summary_line: dict[str, Any] | None = None
@@ -115,17 +139,31 @@ def _rows_text(record: BlockRecord) -> str:
 
 
 def holds_results(out_dir: Path) -> bool:
-    return any((out_dir / name).exists() for name in (RUN_FILE, HANDS_FILE, BLOCKS_FILE,
-                                                       SUMMARY_FILE))
+    return any(os.path.lexists(out_dir / name) for name in (RUN_FILE, HANDS_FILE, BLOCKS_FILE,
+                                                            SUMMARY_FILE))
+
+
+@dataclass(frozen=True)
+class _ResumePlan:
+    """What a resume keeps, found by reading alone: byte lengths to cut each file back to."""
+
+    blocks: list[dict[str, Any]]
+    blocks_bytes: int
+    hands_bytes: int
+    phh_bytes: int | None  # None: the run writes no hand histories
+    phh_hands: int
 
 
 class RunStore:
     """Appends finished blocks to an output dir and reads them back.
 
+    A store made by :meth:`create` holds the dir's lock until :meth:`close`.
+
     >>> import tempfile
     >>> d = Path(tempfile.mkdtemp())
-    >>> store = RunStore.create(d, {"seed": 1}, names=("a", "b"), resume=False, force=False)
-    >>> store.done_blocks()
+    >>> with RunStore.create(d, {"seed": 1}, names=("a", "b"), resume=False,
+    ...                      force=False) as store:
+    ...     store.done_blocks()
     set()
     """
 
@@ -133,49 +171,178 @@ class RunStore:
         self.dir = Path(out_dir)
         self.names = tuple(names)
         self._phh_hands = 0  # hands in hands.phhs; tables of the next block are numbered on
+        self._lock: DirLock | None = None
 
     @classmethod
     def create(cls, out_dir: Path, meta: dict[str, Any], names: Sequence[str], *,
-               resume: bool, force: bool) -> RunStore:
-        """Start (or, with ``resume``, continue) a run in ``out_dir``.
+               resume: bool, force: bool, num_blocks: int | None = None,
+               histories: bool = False) -> RunStore:
+        """Start (or, with ``resume``, continue) a run in ``out_dir``, holding its lock.
 
         Refuses a dir that holds results unless ``resume`` (the same config) or ``force``
-        (remove this tool's files, and only those).
+        (remove this tool's files, and only those). Every check comes before any change: a
+        resume reads the whole store first and refuses what does not add up (exit 2).
         """
-        out_dir = Path(out_dir)
-        if out_dir.exists() and not out_dir.is_dir():
-            raise ResultsError(f"output.dir {str(out_dir)!r} exists and is not a directory")
-        store = cls(out_dir, names)
-        existing = holds_results(out_dir)
-        if resume and existing:
-            store._check_same_run(meta)
-            store._drop_unfinished_rows()
-            blocks = store.read_blocks()
-            store._phh_hands = blocks[-1].get("phh_hands", 0) if blocks else 0
-            return store
-        if existing and not force:
-            raise ResultsError(f"output dir {str(out_dir)!r} already holds results: pass "
-                               f"--resume to continue that run or --force to start over")
-        if force:
-            for name in RUN_FILES:
-                (out_dir / name).unlink(missing_ok=True)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        _write_atomic(out_dir / RUN_FILE, json.dumps(meta, indent=2) + "\n")
-        with open(out_dir / HANDS_FILE, "w", encoding="utf-8", newline="") as f:
-            f.write(",".join(_header(names)) + "\n")
-        (out_dir / BLOCKS_FILE).write_text("", encoding="utf-8")
+        out_dir = prepare_dir(Path(out_dir))
+        lock = DirLock.acquire(out_dir)
+        try:
+            refuse_symlinks(out_dir, [*OWN_NAMES, *(f"{BOTS_DIR}/{n}" for n in names)])
+            store = cls(out_dir, names)
+            store._lock = lock
+            existing = holds_results(out_dir)
+            if resume and existing:
+                store._repair(store._check_resume(meta, num_blocks, histories))
+            elif existing and not force:
+                raise ResultsError(f"output dir {str(out_dir)!r} already holds results: pass "
+                                   f"--resume to continue that run or --force to start over")
+            else:
+                store._start_fresh(meta)
+        except BaseException:
+            lock.release()
+            raise
         return store
 
-    def _check_same_run(self, meta: dict[str, Any]) -> None:
+    def close(self) -> None:
+        """Release the dir's lock."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _start_fresh(self, meta: dict[str, Any]) -> None:
+        """Every file of the run starts anew: nothing a former run left is appended to."""
         try:
-            old = json.loads((self.dir / RUN_FILE).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ResultsError(f"cannot resume {str(self.dir)!r}: {RUN_FILE} unreadable "
-                               f"({exc}); use --force to start over") from None
-        if old.get("result_config") != meta.get("result_config"):
-            diff = _first_difference(old.get("result_config"), meta.get("result_config"))
+            for name in RUN_FILES:
+                if os.path.lexists(self.dir / name):
+                    os.unlink(self.dir / name)
+            write_atomic(self.dir / RUN_FILE, json.dumps(meta, indent=2) + "\n")
+            write_new(self.dir / HANDS_FILE, ",".join(_header(self.names)) + "\n")
+            write_new(self.dir / BLOCKS_FILE, "")
+        except OSError as exc:
+            raise ResultsError(f"output dir {str(self.dir)!r}: cannot write in it: "
+                               f"{exc.strerror or exc}") from None
+
+    # --- resume: read and check everything, then cut back ------------------------------------
+
+    def _refuse(self, problem: str) -> ResultsError:
+        return ResultsError(f"cannot resume {str(self.dir)!r}: {problem}; use --force to start "
+                            f"over")
+
+    def _read(self, name: str) -> bytes:
+        try:
+            with open(self.dir / name, "rb") as f:
+                return f.read()
+        except FileNotFoundError:
+            raise self._refuse(f"{name} is missing") from None
+        except OSError as exc:
+            raise self._refuse(f"{name} unreadable ({exc.strerror or exc})") from None
+
+    def _check_resume(self, meta: dict[str, Any], num_blocks: int | None,
+                      histories: bool) -> _ResumePlan:
+        try:
+            old = json.loads(self._read(RUN_FILE).decode("utf-8"))
+        except (ValueError, RecursionError) as exc:
+            raise self._refuse(f"{RUN_FILE} unreadable ({exc})") from None
+        if not isinstance(old, dict) or old.get("result_config") != meta.get("result_config"):
+            other = old.get("result_config") if isinstance(old, dict) else old
+            diff = _first_difference(other, meta.get("result_config"))
             raise ResultsError(f"cannot resume {str(self.dir)!r}: the config differs from the "
                                f"run there ({diff}); use --force to start over")
+        blocks, blocks_bytes = self._check_blocks(num_blocks)
+        hands_bytes = self._check_hands({b["block"]: b["rows"] for b in blocks})
+        phh_bytes, phh_hands = None, 0
+        if histories:
+            phh_bytes = blocks[-1].get("phh_bytes", 0) if blocks else 0
+            phh_hands = blocks[-1].get("phh_hands", 0) if blocks else 0
+            size = (self.dir / HISTORY_FILE).stat().st_size if os.path.lexists(
+                self.dir / HISTORY_FILE) else 0
+            if size < phh_bytes:
+                raise self._refuse(f"{HISTORY_FILE} holds {size} bytes, fewer than the "
+                                   f"{phh_bytes} of the finished blocks' hands")
+        return _ResumePlan(blocks, blocks_bytes, hands_bytes, phh_bytes, phh_hands)
+
+    def _check_blocks(self, num_blocks: int | None) -> tuple[list[dict[str, Any]], int]:
+        """The finished blocks' lines, checked; a torn last line (a kill mid-write) is left
+        out, any other bad line is refused."""
+        data = self._read(BLOCKS_FILE)
+        blocks: list[dict[str, Any]] = []
+        seen: set[int] = set()
+        end = 0
+        for number, line in enumerate(data.splitlines(keepends=True), 1):
+            if not line.endswith(b"\n"):
+                break  # torn: the block it belongs to is played again
+            try:
+                block = json.loads(line)
+            except (ValueError, RecursionError):
+                block = None
+            problem = _line_problem(block, self.names, num_blocks)
+            if problem is None and block["block"] in seen:
+                problem = f"block {block['block']} is listed twice"
+            if problem is not None:
+                raise self._refuse(f"{BLOCKS_FILE} line {number}: {problem}")
+            seen.add(block["block"])
+            blocks.append(block)
+            end += len(line)
+        return blocks, end
+
+    def _check_hands(self, rows: dict[int, int]) -> int:
+        """The bytes of ``hands.csv`` to keep: the rows of finished blocks, which come before
+        those of an interrupted block; their counts must be the ones in blocks.jsonl."""
+        path = self.dir / HANDS_FILE
+        header = (",".join(_header(self.names)) + "\n").encode()
+        columns = 4 + 3 * len(self.names)
+        counts = dict.fromkeys(rows, 0)
+        keep = None
+        try:
+            f = open(path, "rb")
+        except FileNotFoundError:
+            raise self._refuse(f"{HANDS_FILE} is missing") from None
+        with f:
+            if f.readline() != header:
+                raise self._refuse(f"{HANDS_FILE} has another header than this config's "
+                                   f"players")
+            offset = len(header)
+            for number, line in enumerate(f, 2):
+                fields = line.split(b",")
+                block = int(fields[0]) if fields[0].isdigit() else None
+                complete = line.endswith(b"\n") and len(fields) == columns
+                if complete and block in counts:
+                    if keep is not None:
+                        raise self._refuse(f"{HANDS_FILE} line {number}: a finished block's "
+                                           f"row after an unfinished block's rows")
+                    counts[block] += 1
+                elif complete or not line.endswith(b"\n"):
+                    keep = offset if keep is None else keep  # an interrupted block's rows
+                else:
+                    raise self._refuse(f"{HANDS_FILE} line {number}: expected {columns} "
+                                       f"fields, got {len(fields)}")
+                offset += len(line)
+        for block, count in counts.items():
+            if count != rows[block]:
+                raise self._refuse(f"{HANDS_FILE} holds {count} rows of block {block}, "
+                                   f"{BLOCKS_FILE} says {rows[block]}")
+        return offset if keep is None else keep
+
+    def _repair(self, plan: _ResumePlan) -> None:
+        """Cut every file back to its finished blocks (the checks have all passed)."""
+        try:
+            _truncate(self.dir / BLOCKS_FILE, plan.blocks_bytes)
+            _truncate(self.dir / HANDS_FILE, plan.hands_bytes)
+            if plan.phh_bytes is not None and os.path.lexists(self.dir / HISTORY_FILE):
+                _truncate(self.dir / HISTORY_FILE, plan.phh_bytes)
+            if os.path.lexists(self.dir / FAILURES_FILE):
+                os.unlink(self.dir / FAILURES_FILE)  # failed blocks are played again
+        except OSError as exc:
+            raise ResultsError(f"cannot resume {str(self.dir)!r}: {exc.strerror or exc}"
+                               ) from None
+        self._phh_hands = plan.phh_hands
+
+    # --- reading and writing -----------------------------------------------------------------
 
     def read_blocks(self) -> list[dict[str, Any]]:
         """Finished blocks' lines; a torn last line (killed mid-write) is ignored."""
@@ -193,40 +360,6 @@ class RunStore:
     def done_blocks(self) -> set[int]:
         return {b["block"] for b in self.read_blocks()}
 
-    def _drop_unfinished_rows(self) -> None:
-        """Remove rows of blocks that have no line in blocks.jsonl (an interrupted block)."""
-        done = self.done_blocks()
-        path = self.dir / HANDS_FILE
-        if not path.exists():
-            raise ResultsError(f"cannot resume {str(self.dir)!r}: {HANDS_FILE} is missing")
-        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-        header = ",".join(_header(self.names)) + "\n"
-        if not lines or lines[0] != header:
-            raise ResultsError(f"cannot resume {str(self.dir)!r}: {HANDS_FILE} has another "
-                               f"header than this config's players")
-        kept = [header]
-        for line in lines[1:]:
-            if line.endswith("\n") and line.split(",", 1)[0].isdigit() and \
-                    int(line.split(",", 1)[0]) in done:
-                kept.append(line)
-        if len(kept) != len(lines):
-            _write_atomic(path, "".join(kept))
-        self._truncate_histories()
-        # a torn last line in blocks.jsonl would glue onto the next line appended: drop it
-        blocks_path = self.dir / BLOCKS_FILE
-        text = blocks_path.read_text(encoding="utf-8")
-        if text and not text.endswith("\n"):
-            _write_atomic(blocks_path, text[: text.rfind("\n") + 1])
-
-    def _truncate_histories(self) -> None:
-        """Cut ``hands.phhs`` back to the end of the last finished block's hands."""
-        path = self.dir / HISTORY_FILE
-        blocks = self.read_blocks()
-        end = blocks[-1].get("phh_bytes", 0) if blocks else 0
-        if path.exists() and path.stat().st_size > end:
-            with open(path, "r+b") as f:
-                f.truncate(end)
-
     def append(self, record: BlockRecord, num_seats: int,
                histories: Callable[[int], str] | None = None) -> None:
         """Write a finished block: its hands first, then the line that marks it finished.
@@ -234,34 +367,70 @@ class RunStore:
         ``histories(start)`` gives the block's PHHS text with tables numbered from ``start``.
         """
         totals = dict(record.summary_line or record.totals(self.names, num_seats))
-        _append_durably(self.dir / HANDS_FILE,
-                        record.text if record.text is not None else _rows_text(record))
+        append(self.dir / HANDS_FILE,
+               record.text if record.text is not None else _rows_text(record), durable=True)
         if histories is not None:
             start = self._phh_hands
-            totals["phh_bytes"] = _append_durably(
-                self.dir / HISTORY_FILE, ("\n" if start else "") + histories(start + 1))
+            totals["phh_bytes"] = append(self.dir / HISTORY_FILE,
+                                         ("\n" if start else "") + histories(start + 1),
+                                         durable=True)
             self._phh_hands = totals["phh_hands"] = start + record.rows
-        _append_durably(self.dir / BLOCKS_FILE, json.dumps(totals, separators=(",", ":")) + "\n")
+        append(self.dir / BLOCKS_FILE, json.dumps(totals, separators=(",", ":")) + "\n",
+               durable=True)
+
+    def record_failure(self, failure: dict[str, Any]) -> None:
+        """A block that failed (its worker ended or died): one line in ``failures.jsonl``."""
+        append(self.dir / FAILURES_FILE, json.dumps(failure) + "\n", durable=True)
 
     def write_summary(self, summary: dict[str, Any]) -> Path:
         path = self.dir / SUMMARY_FILE
-        _write_atomic(path, json.dumps(summary, indent=2) + "\n")
+        write_atomic(path, json.dumps(summary, indent=2) + "\n")
         return path
 
 
-def _append_durably(path: Path, text: str) -> int:
-    """Append and fsync, so a finished block survives a crash; returns the file's new size."""
-    with open(path, "a", encoding="utf-8", newline="") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-        return f.tell()
+FAULT_KEYS = {"hand": int, "seat": int, "name": str, "message": str, "block": int, "perm": int}
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+def _line_problem(data: Any, names: Sequence[str], num_blocks: int | None) -> str | None:
+    """Why a parsed blocks.jsonl line is not one this store wrote, or None."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+
+    def whole(value: Any) -> bool:
+        return type(value) is int and value >= 0
+
+    if not whole(data.get("block")) or (num_blocks is not None and data["block"] >= num_blocks):
+        return f"block: expected a block number of this run, got {data.get('block')!r}"
+    for key in ("deals", "rows"):
+        if not whole(data.get(key)):
+            return f"{key}: expected a count, got {data.get(key)!r}"
+    players = data.get("players")
+    if not isinstance(players, dict) or sorted(players) != sorted(names):
+        return f"players: expected the players {list(names)}"
+    for name, totals in players.items():
+        if not isinstance(totals, dict) or not whole(totals.get("hands")) or \
+                type(totals.get("net")) is not int or \
+                type(totals.get("luck")) not in (int, float) or \
+                not isinstance(totals.get("positions"), dict):
+            return f"players.{name}: expected hands, net, luck and positions"
+    faults = data.get("faults")
+    if not isinstance(faults, list) or not all(
+            isinstance(f, dict) and all(type(f.get(k)) is t for k, t in FAULT_KEYS.items())
+            for f in faults):
+        return f"faults: expected a list of records with {', '.join(FAULT_KEYS)}"
+    for key in ("phh_bytes", "phh_hands"):
+        if key in data and not whole(data[key]):
+            return f"{key}: expected a count, got {data[key]!r}"
+    return None
+
+
+def _truncate(path: Path, size: int) -> None:
+    fd = os.open(path, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        if os.fstat(fd).st_size > size:
+            os.ftruncate(fd, size)
+    finally:
+        os.close(fd)
 
 
 def _first_difference(old: Any, new: Any, path: str = "") -> str:

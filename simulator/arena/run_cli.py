@@ -3,8 +3,11 @@
 A thin layer over :func:`simulator.arena.tournament.run_tournament`.
 
 Exit codes: 0 success; 2 bad input refused before any work (usage, config, bot names, an
-output dir holding results without ``--resume``/``--force``); 1 a run that failed on its way
-(its finished blocks stay on disk).
+output dir that cannot be used, is locked by another run, or holds results without
+``--resume``/``--force``, a store that does not add up on ``--resume``); 1 a run that failed
+on its way (a bot fault under ``stop``, failed blocks, Ctrl-C or SIGTERM, a full disk): its
+finished blocks stay on disk and ``--resume`` continues. A config imports the bot modules it
+names, so it deserves the trust of a script.
 """
 
 from __future__ import annotations
@@ -12,8 +15,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from simulator.arena.config import ConfigError, load_config
-from simulator.arena.results import ResultsError
+from simulator.arena.config import load_config
+from simulator.core.errors import HoldemError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -43,23 +46,13 @@ def main(argv: list[str]) -> int:
     from simulator.arena.tournament import TournamentError, run_tournament
 
     try:
-        config = load_config(args.config)
-        updates: dict = {}
-        output = config.output
-        if args.output is not None:
-            output = output.model_copy(update={"dir": args.output})
-        if args.no_plots:
-            output = output.model_copy(update={"plots": False})
-        updates["output"] = output
-        if args.workers is not None:
-            if args.workers < 1:
-                raise ConfigError(f"--workers: expected >= 1, got {args.workers}")
-            updates["workers"] = args.workers
-        config = config.model_copy(update=updates)
+        config = load_config(args.config).with_overrides(
+            output_dir=args.output, workers=args.workers,
+            plots=False if args.no_plots else None)
         summary = run_tournament(config, resume=args.resume, force=args.force,
                                  progress=False if args.quiet else None,
                                  echo=None if args.quiet else print)
-    except (ConfigError, ResultsError) as exc:
+    except HoldemError as exc:  # config, bots, output dir, store: refused before any work
         print(f"holdem run: {exc}", file=sys.stderr)
         return 2
     except TournamentError as exc:

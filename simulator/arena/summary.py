@@ -108,6 +108,7 @@ class RunInfo:
     seed: int
     version: str
     config: Mapping[str, Any]  # the settings that decide the results (``result_key``)
+    early_end_blocks: tuple[int, ...] = ()  # carry-over blocks that ended with one player
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,8 @@ class RunSummary:
             out.update(duplicate=self.run.duplicate, permutations=self.run.permutations,
                        luck_method=self.run.luck_method, faults=self.faults,
                        seed=self.run.seed, version=self.run.version,
-                       config=_plain(self.run.config))
+                       config=_plain(self.run.config),
+                       early_end_blocks=list(self.run.early_end_blocks))
         return out
 
 

@@ -1,254 +1,252 @@
-"""Tournaments: blocks of deals played from fresh bots, duplicate permutations, workers, Ray.
+"""Tournaments: blocks played in watched worker processes (or Ray), written in block order.
 
-The block is the unit of work and of memory. Block ``b`` plays ``block_size`` deals (the last
-block may be shorter) with the cards of :func:`~simulator.play.match.deal_cards` under a seed
-derived from ``(seed, b)``; under duplicate every seat permutation replays the same deals, each
-from fresh bots. Bots that take a ``seed`` get one derived from ``(seed, b, player)``. So a
-block's results depend only on the config and its index: never on workers, backend or
-resume. A duplicate block, all its permutations together, is one sample of the statistics.
+The block is the unit of work, of memory and of failure (:mod:`simulator.arena.blocks`). A
+run checks its config, bots, backend and output dir before it deletes or writes anything,
+holds the output dir's lock while it runs, and writes each finished block in block order,
+so every output file is the same for any number of workers.
 
-Permutations (``order[seat]`` is the config index of the player in that seat): heads-up the
-seats swapped, three players all six orders, more players the cyclic rotations.
+Blocks run in worker processes, even with ``workers: 1`` (:mod:`simulator.arena.workers`):
+``bot_timeout`` is then a hard limit, and a bot that exits the process, crashes it or hangs
+fails its block alone. ``run_tournament(config, inline=True)`` plays in this process instead,
+for debugging (a bot that exits or hangs there takes the run with it). Under
+``on_bot_error: stop`` a failed block ends the run; under ``fold`` the run goes on and fails
+at the end, listing the failed blocks. Either way the finished blocks stay on disk and
+``--resume`` plays the rest. Ctrl-C and SIGTERM end the workers and leave a resumable run.
 
->>> permutations(2, True), permutations(3, False)
-([(0, 1), (1, 0)], [(0, 1, 2)])
->>> len(permutations(3, True)), permutations(4, True)[1]
-(6, (1, 2, 3, 0))
->>> derive_seed(7, 0) == derive_seed(7, 0) != derive_seed(7, 1)
-True
+Ray (``backend: ray``) runs the same blocks as tasks with the same guards as far as Ray
+allows: a task that hangs past ``bot_timeout`` is ended by a watchdog thread in its worker,
+and a task whose worker dies fails its block; but Ray reports no last words, so such a
+failure cannot name the bot and hand (the worker's log, under Ray's session dir, has them),
+and the bots' prints go to Ray's worker logs rather than ``bots.log``.
+
+>>> len(permutations(3, True))
+6
 """
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import itertools
-import multiprocessing
+import contextlib
+import functools
+import importlib.util
+import os
+import signal
+import sys
+import threading
 import time
-import traceback
+from array import array
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from simulator.arena.blocks import (
+    BlockOutcome,
+    BlockSeeds,
+    bots_dir,
+    describe_failure,
+    first_button,
+    permutations,
+    play_block,
+)
 from simulator.arena.config import ConfigError, TournamentConfig
-from simulator.arena.luck import history_luck
+from simulator.arena.outdir import open_log
 from simulator.arena.progress import Progress, wanted
 from simulator.arena.results import (
-    HISTORY_FILE,
-    BlockRecord,
+    FAILURES_FILE,
+    LOG_FILE,
     ResultsError,
     RunStore,
 )
 from simulator.arena.summary import RunInfo, RunSummary, format_table, summarise
+from simulator.arena.workers import (
+    GRACE_SECONDS,
+    POLL_SECONDS,
+    SLOT_SIZE,
+    SlotMonitor,
+    WorkerPool,
+    describe_call,
+    overdue,
+    seat_names,
+    slot_view,
+)
 from simulator.core.errors import HoldemError
-from simulator.play.registry import BotSpecError, build, check_params, resolve
-
-_LUCK_TAG = 0x1C4  # keeps the luck generator's stream apart from every other derived seed
+from simulator.core.seeds import derive_seed
+from simulator.play.registry import build, check_params, resolve
 
 
 class TournamentError(RuntimeError):
-    """A run that failed on its way (a bot fault under ``on_bot_error: stop``, a crash).
+    """A run that failed on its way (a bot fault under ``on_bot_error: stop``, a failed
+    block, an interrupt, a full disk).
 
     Blocks finished before the failure stay on disk; ``--resume`` continues from them.
     """
 
 
-def derive_seed(*keys: int) -> int:
-    """A 63-bit seed that depends only on ``keys`` (numpy's SeedSequence mixing)."""
-    state = np.random.SeedSequence([int(k) for k in keys]).generate_state(2, np.uint32)
-    return (int(state[0]) << 31) ^ int(state[1])
+class _Terminated(BaseException):
+    """Raised in the main thread by SIGTERM while a run is under way (ends it like Ctrl-C)."""
 
 
-def permutations(num_seats: int, duplicate: bool) -> list[tuple[int, ...]]:
-    """Seat orders of a block: identity alone, or DESIGN.md section 10's duplicate set."""
-    identity = tuple(range(num_seats))
-    if not duplicate:
-        return [identity]
-    if num_seats <= 3:
-        return list(itertools.permutations(identity))
-    return [tuple((s + r) % num_seats for s in identity) for r in range(num_seats)]
+@contextlib.contextmanager
+def _sigterm_ends_run() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
 
+    def handler(signum: int, frame: object) -> None:
+        raise _Terminated
 
-# --- one block, in whatever process runs it -----------------------------------------------------
-
-
-@dataclass
-class BlockOutcome:
-    """What a worker sends back: the block's hands, or the error that stopped it."""
-
-    block: int
-    record: BlockRecord | None
-    histories: list[Any] = field(default_factory=list)
-    error: str | None = None
-    play_seconds: float = 0.0
-    luck_seconds: float = 0.0
-
-
-def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = False,
-               on_hand: Callable[[int], None] | None = None) -> BlockOutcome:
-    """Play every permutation of one block; a failure is returned, not raised.
-
-    Returning the error as text keeps it intact across processes and Ray, whatever the
-    exception class a plug-in bot raised.
-    """
-    from simulator.play.match import BotError, play_match  # the engine, imported where it runs
-
-    game = config.game_config()
-    names = config.names
-    n = len(names)
-    deals = config.block_deals(block)
-    match_seed = derive_seed(config.seed, block)
-    specs = [resolve(seat.bot) for seat in config.seats]
-    cols: dict[str, list[Any]] = {k: [] for k in ("perm", "hand", "button", "seat", "net",
-                                                   "luck")}
-    faults: list[str] = []
-    histories: list[Any] = []
-    outcome = BlockOutcome(block, None)
-    for p, order in enumerate(permutations(n, config.duplicate)):
-        where = f"block {block}" + (f", permutation {p}" if config.duplicate else "")
-        start = time.perf_counter()
-        luck_time = 0.0
-        try:
-            bots = [build(specs[j], config.seats[j].params,
-                          derive_seed(config.seed, block, j)) for j in order]
-            seat_of = np.argsort(order)  # player index -> seat
-            stream = play_match(game, bots, deals, match_seed, names=[names[j] for j in order],
-                                on_bot_error=config.on_bot_error,
-                                bot_timeout=config.bot_timeout, block=block,
-                                permutation=p, directory=Path(config.output.dir) / "bots")
-            for result in stream:
-                history = result.history
-                seats = np.where(np.array(history.dealt_in)[seat_of], seat_of, -1)
-                cols["perm"].append(p)
-                cols["hand"].append(result.hand_number)
-                cols["button"].append(result.button)
-                cols["seat"].append(seats)
-                cols["net"].append(np.array(result.net)[seat_of])
-                if config.luck:
-                    t0 = time.perf_counter()
-                    rng = np.random.default_rng(
-                        [config.seed, block, p, result.hand_number, _LUCK_TAG])
-                    luck = history_luck(history, rng, config.luck_samples)
-                    luck_time += time.perf_counter() - t0
-                    cols["luck"].append(luck[seat_of])
-                else:
-                    cols["luck"].append(np.zeros(n))
-                faults += [f"{f.name} (seat {f.seat}, {where}, hand {f.hand_number}): "
-                           f"{f.message}" for f in result.faults]
-                if keep_histories:
-                    histories.append(history)
-                if on_hand is not None:
-                    on_hand(1)
-        except BotError as exc:
-            outcome.error = f"{where}: {exc}"
-            return outcome
-        except BotSpecError as exc:
-            outcome.error = f"{where}: {exc}"
-            return outcome
-        except Exception as exc:  # an engine or plug-in crash must not lose finished blocks
-            tail = traceback.format_exc(limit=-3).strip().splitlines()
-            outcome.error = f"{where}: {type(exc).__name__}: {exc} ({' | '.join(tail[-3:])})"
-            return outcome
-        outcome.play_seconds += time.perf_counter() - start - luck_time
-        outcome.luck_seconds += luck_time
-    outcome.record = BlockRecord(
-        block=block, deals=deals if config.game.reset_stacks else _deals_played(cols["hand"]),
-        perm=np.array(cols["perm"], dtype=np.int64), hand=np.array(cols["hand"], dtype=np.int64),
-        button=np.array(cols["button"], dtype=np.int64),
-        seat=np.array(cols["seat"], dtype=np.int64).reshape(-1, n),
-        net=np.array(cols["net"], dtype=np.int64).reshape(-1, n),
-        luck=np.array(cols["luck"], dtype=np.float64).reshape(-1, n),
-        faults=faults).prepare(names, n)
-    outcome.histories = histories
-    return outcome
-
-
-def _deals_played(hands: list[int]) -> int:
-    # with carry-over stacks a block ends when one player is left
-    return max(hands) + 1 if hands else 0
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 # --- executing blocks ---------------------------------------------------------------------------
 
 
-def _run_inline(config: TournamentConfig, blocks: list[int], keep: bool,
-                progress: Progress, stop: list[bool]) -> Iterator[BlockOutcome]:
+def _run_inline(config: TournamentConfig, blocks: Iterator[int], keep: bool,
+                progress: Progress, dispatched: Callable[[int], None]
+                ) -> Iterator[BlockOutcome]:
     """Blocks in this process, in order; the bar moves hand by hand."""
     for b in blocks:
-        if stop[0]:
-            return
-        yield play_block(config, b, keep_histories=keep, on_hand=progress.update)
+        dispatched(b)
+        yield play_block(config, b, keep_histories=keep, on_hand=progress.update,
+                         directory=bots_dir(config))
 
 
-def _run_pool(config: TournamentConfig, blocks: list[int], keep: bool, workers: int,
-              stop: list[bool]) -> Iterator[BlockOutcome]:
-    """Blocks over spawned processes, at most two per worker in flight (bounded memory)."""
-    context = multiprocessing.get_context("spawn")
-    pending = iter(blocks)
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        running: set[cf.Future[BlockOutcome]] = set()
-        try:
-            while True:
-                while not stop[0] and len(running) < 2 * workers:
-                    b = next(pending, None)
-                    if b is None:
-                        break
-                    running.add(pool.submit(play_block, config, b, keep_histories=keep))
-                if not running:
-                    return
-                finished, running = cf.wait(running, return_when=cf.FIRST_COMPLETED)
-                for future in sorted(finished, key=lambda f: f.result().block):
-                    yield future.result()
-        finally:
-            for future in running:
-                future.cancel()
+def _ray_block(config: TournamentConfig, block: int, keep: bool) -> BlockOutcome:
+    """A block as a Ray task, with a watchdog thread that ends the worker process when a bot
+    overstays ``bot_timeout`` (nothing else stops a bot that swallows the interrupt)."""
+    mem = slot_view(array("d", [0.0] * SLOT_SIZE))
+    monitor = SlotMonitor(mem, config.bot_timeout)
+    done = threading.Event()
+
+    def watch() -> None:
+        name_of = seat_names(config)
+        while not done.wait(POLL_SECONDS):
+            if overdue(mem, time.monotonic(), GRACE_SECONDS):
+                print(f"holdem: block {block}: {describe_call(mem, name_of)}: gave no answer "
+                      f"within bot_timeout {config.bot_timeout}s; ending this worker",
+                      file=sys.stderr, flush=True)
+                os._exit(70)
+
+    watchdog = threading.Thread(target=watch, daemon=True)
+    if config.bot_timeout is not None:
+        watchdog.start()
+    try:  # on a cluster, the bots' directories are on the node that plays the block
+        return play_block(config, block, keep_histories=keep, monitor=monitor,
+                          directory=bots_dir(config))
+    finally:
+        done.set()
 
 
-def _run_ray(config: TournamentConfig, blocks: list[int], keep: bool, workers: int,
-             stop: list[bool]) -> Iterator[BlockOutcome]:
+def _run_ray(config: TournamentConfig, blocks: Iterator[int], keep: bool, workers: int,
+             room: Callable[[], bool], dispatched: Callable[[int], None], log_path: Path
+             ) -> Iterator[BlockOutcome]:
     """The same blocks as Ray tasks: a local Ray with ``workers`` CPUs, or the cluster that
-    ``RAY_ADDRESS`` (or an earlier ``ray.init``) names."""
-    try:
-        import ray
-    except ImportError:
-        raise ConfigError("backend: ray needs Ray installed: pip install -e '.[ray]'") from None
+    ``RAY_ADDRESS`` (or an earlier ``ray.init``) names.
+
+    Ray's driver prints what its workers and raylets report (a worker's death, say) to
+    ``sys.stdout``/``sys.stderr``: while the run goes on those go to the run's log file.
+    """
+    with open(open_log(log_path), "a", buffering=1, closefd=True) as log, \
+            contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+        yield from _ray_tasks(config, blocks, keep, workers, room, dispatched)
+
+
+def _ray_tasks(config: TournamentConfig, blocks: Iterator[int], keep: bool, workers: int,
+               room: Callable[[], bool], dispatched: Callable[[int], None]
+               ) -> Iterator[BlockOutcome]:
+    import logging
+
+    import ray
+
     started = False
     if not ray.is_initialized():
-        import os
-
-        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                  "logging_level": logging.ERROR}
         if not os.environ.get("RAY_ADDRESS"):
             kwargs["num_cpus"] = workers
         ray.init(**kwargs)
         started = True
-    task = ray.remote(num_cpus=1)(_ray_block)
+    task = ray.remote(num_cpus=1, max_retries=0)(_ray_block)  # a crash is not retried
     config_ref = ray.put(config)
-    pending = iter(blocks)
-    running: list[Any] = []
+    running: dict[Any, int] = {}
     window = 2 * max(workers, int(ray.cluster_resources().get("CPU", workers)))
+    exhausted = False
     try:
         while True:
-            while not stop[0] and len(running) < window:
-                b = next(pending, None)
+            while not exhausted and len(running) < window and room():
+                b = next(blocks, None)
                 if b is None:
+                    exhausted = True
                     break
-                running.append(task.remote(config_ref, b, keep))
+                dispatched(b)
+                running[task.remote(config_ref, b, keep)] = b
             if not running:
                 return
-            done, running = ray.wait(running, num_returns=1)
-            yield ray.get(done[0])
+            done, _ = ray.wait(list(running), num_returns=1)
+            b = running.pop(done[0])
+            try:
+                outcome = ray.get(done[0])
+            except ray.exceptions.RayError as exc:
+                message = (f"the Ray worker died ({type(exc).__name__}): a bot "
+                           f"exited or crashed the process, or overstayed bot_timeout and "
+                           f"its watchdog ended it; Ray does not say which bot (see the "
+                           f"worker's log)")
+                outcome = BlockOutcome.failed(b, message, by_bot=True)
+            yield outcome
     finally:
         for ref in running:
-            ray.cancel(ref, force=True)
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
 
 
-def _ray_block(config: TournamentConfig, block: int, keep: bool) -> BlockOutcome:
-    return play_block(config, block, keep_histories=keep)
+class _WriteError(Exception):
+    """Writing a finished block failed (a full disk): the run stops, the rest is resumable."""
+
+
+@contextlib.contextmanager
+def _writing(broken: list[bool]) -> Iterator[None]:
+    try:
+        yield
+    except OSError as exc:
+        broken.append(True)  # nothing more is written after a torn block
+        raise _WriteError(exc.strerror or str(exc)) from None
+
+
+class _InOrder:
+    """Finished blocks released in the order they were sent out: out-of-order ones wait
+    (at most ``window`` blocks are out at once, so the wait is bounded)."""
+
+    def __init__(self, window: int) -> None:
+        self.window = window
+        self._sent: deque[int] = deque()
+        self._ready: dict[int, BlockOutcome] = {}
+
+    def room(self) -> bool:
+        return len(self._sent) < self.window
+
+    def dispatched(self, block: int) -> None:
+        self._sent.append(block)
+
+    def finished(self, outcome: BlockOutcome) -> list[BlockOutcome]:
+        self._ready[outcome.block] = outcome
+        out = []
+        while self._sent and self._sent[0] in self._ready:
+            out.append(self._ready.pop(self._sent.popleft()))
+        return out
+
+    def drain(self) -> list[BlockOutcome]:
+        """Every finished block still waiting, in block order (the run is ending)."""
+        out = [self._ready.pop(b) for b in self._sent if b in self._ready]
+        self._sent.clear()
+        return out
 
 
 # --- the run ------------------------------------------------------------------------------------
@@ -300,19 +298,49 @@ def package_version() -> str:
 
 
 def check_bots(config: TournamentConfig) -> None:
-    """Resolve every seat's bot and its params now, so a typo is refused before any work."""
+    """Resolve every seat's bot and build one now (guarded like every bot call, its prints
+    dropped: a worker builds it again), so a typo is refused before any work."""
+    from simulator.play.match import BotError, build_bots
+
     for i, seat in enumerate(config.seats):
         try:
             spec = resolve(seat.bot)
             check_params(spec, seat.params)
-            # a constructor taking **params checks them only when called: build one now
-            build(spec, seat.params, seed=0)
             # a bot class may refuse games it cannot play (e.g. acpc-program: carried stacks)
             check_game = getattr(spec.factory, "check_game", None)
             if check_game is not None:
                 check_game(config.game_config())
         except HoldemError as exc:
             raise ConfigError(f"seats[{i}] ({seat.name}): {exc}") from None
+        try:
+            with _quiet_output():
+                build_bots([functools.partial(build, spec, seat.params, 0)], [seat.name],
+                           on_bot_error="stop", bot_timeout=config.bot_timeout)
+        except BotError as exc:
+            raise ConfigError(f"seats[{i}] ({seat.name}): bot {seat.bot!r} with params "
+                              f"{dict(seat.params)}: {exc.fault.message}") from None
+
+
+@contextlib.contextmanager
+def _quiet_output() -> Iterator[None]:
+    """Drop what is printed for a while (a bot's prints while it is checked): Python's
+    streams, and fds 1 and 2 for what C code writes."""
+    with open(os.devnull, "w") as null, contextlib.redirect_stdout(null), \
+            contextlib.redirect_stderr(null):
+        try:
+            saved = (os.dup(1), os.dup(2))
+        except OSError:  # no real descriptors (an embedding host): the streams will do
+            yield
+            return
+        try:
+            os.dup2(null.fileno(), 1)
+            os.dup2(null.fileno(), 2)
+            yield
+        finally:
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            for fd in saved:
+                os.close(fd)
 
 
 def _history_writer() -> Callable[..., str]:
@@ -326,93 +354,180 @@ def _history_writer() -> Callable[..., str]:
     return dumps_all
 
 
+def check_backend(config: TournamentConfig) -> None:
+    """Refuse a backend that is not installed, before anything is written or deleted."""
+    if config.backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise ConfigError("backend: ray needs Ray installed: pip install -e '.[ray]'")
+
+
 def run_tournament(config: TournamentConfig, *, resume: bool = False, force: bool = False,
-                   progress: bool | None = None,
-                   echo: Callable[[str], None] | None = None) -> Summary:
+                   progress: bool | None = None, echo: Callable[[str], None] | None = None,
+                   inline: bool = False) -> Summary:
     """Play a tournament and write its results; the CLI is a thin layer over this.
 
-    ``workers > 1`` starts spawned processes, so a script calling this must guard its entry
-    point with ``if __name__ == "__main__":``. ``backend: ray`` starts a local Ray with
-    ``workers`` CPUs, or joins the cluster of ``RAY_ADDRESS`` (whose nodes need this package
-    and the bots' modules installed).
+    Blocks run in spawned worker processes (at most ``workers``, never more than the blocks
+    left), so a script calling this must guard its entry point with
+    ``if __name__ == "__main__":``; ``inline=True`` plays them in this process, one by one,
+    for debugging. ``backend: ray`` starts a local Ray with ``workers`` CPUs, or joins the
+    cluster of ``RAY_ADDRESS`` (whose nodes need this package and the bots' modules).
 
-    Raises ``ConfigError`` or ``ResultsError`` for bad input before any work, and
-    ``TournamentError`` for a run that failed on its way (its finished blocks stay on disk).
+    Raises ``ConfigError`` or ``ResultsError`` (``HoldemError``\\s) for bad input before any
+    work, and ``TournamentError`` for a run that failed on its way (its finished blocks stay
+    on disk).
     """
     check_bots(config)
     write_histories = _history_writer() if config.output.hand_histories else None
+    if not inline:
+        check_backend(config)
     out_dir = Path(config.output.dir)
     meta = {"result_config": config.result_key(), "seed": config.seed,
             "version": package_version(), "names": list(config.names), "unit": config.unit,
             "unit_chips": config.unit_chips, "big_blind": config.game_config().big_blind}
-    store = RunStore.create(out_dir, meta, config.names, resume=resume, force=force)
+    with _sigterm_ends_run():
+        try:
+            store = RunStore.create(out_dir, meta, config.names, resume=resume, force=force,
+                                    num_blocks=config.num_blocks,
+                                    histories=write_histories is not None)
+        except _Terminated:
+            raise TournamentError("terminated before any work") from None
+        try:
+            return _run(config, store, write_histories, progress, echo, inline)
+        finally:
+            store.close()
+
+
+def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..., str] | None,
+         progress: bool | None, echo: Callable[[str], None] | None, inline: bool) -> Summary:
+    out_dir = store.dir
     done = store.done_blocks()
-    todo = [b for b in range(config.num_blocks) if b not in done]
-    if write_histories is None and not resume:
-        (out_dir / HISTORY_FILE).unlink(missing_ok=True)
+    left = config.num_blocks - len(done)
+    todo = (b for b in range(config.num_blocks) if b not in done)  # lazy: any number of blocks
+    workers = max(1, min(config.workers, left))
     perms = len(permutations(len(config.seats), config.duplicate))
-    total = config.hands * perms
-    bar = Progress(total, enabled=wanted() if progress is None else progress,
-                   initial=sum(b["rows"] for b in store.read_blocks()))
-    stop = [False]
-    failure: str | None = None
-    play_seconds = luck_seconds = 0.0
-    keep = write_histories is not None
-    if config.backend == "ray":
-        outcomes: Iterable[BlockOutcome] = _run_ray(config, todo, keep, config.workers, stop)
-    elif config.workers > 1:
-        outcomes = _run_pool(config, todo, keep, config.workers, stop)
-    else:
-        outcomes = _run_inline(config, todo, keep, bar, stop)
-    inline = config.backend == "local" and config.workers == 1
-    try:
-        for outcome in outcomes:
-            if outcome.error is not None:
-                failure = failure or outcome.error
-                stop[0] = True  # let running blocks finish and keep them; start no more
-                continue
-            assert outcome.record is not None
-            texts = None
-            if write_histories is not None:
-                def texts(start: int, histories: list[Any] = outcome.histories) -> str:
-                    return write_histories(histories, start)
+    finished_rows = sum(b["rows"] for b in store.read_blocks())
+    bar = Progress(config.hands * perms, enabled=wanted() if progress is None else progress,
+                   initial=finished_rows)
+    order = _InOrder(2 * workers)
+    failures: list[dict[str, Any]] = []
+    timing = [0.0, 0.0]
+    broken: list[bool] = []
+    stopped_by: BlockOutcome | None = None
+    where = f"the finished blocks are in {str(out_dir)!r}"
+    pool: WorkerPool | None = None
+
+    def write(outcome: BlockOutcome) -> None:
+        if outcome.record is None or broken:
+            return  # a failed block (a gap that --resume fills), or a write that failed
+        texts = None
+        if write_histories is not None:
+            def texts(start: int, histories: list[Any] = outcome.histories) -> str:
+                return write_histories(histories, start)
+        with _writing(broken):
             store.append(outcome.record, len(config.seats), texts)
-            play_seconds += outcome.play_seconds
-            luck_seconds += outcome.luck_seconds
-            if not inline:
-                bar.update(outcome.record.rows)
-    except KeyboardInterrupt:
-        bar.close()
-        raise TournamentError(f"interrupted; the finished blocks are in {str(out_dir)!r}: "
-                              f"--resume continues the run") from None
+        timing[0] += outcome.play_seconds
+        timing[1] += outcome.luck_seconds
+
+    def tick() -> None:
+        if pool is not None:
+            target = finished_rows + pool.hands_in_flight()
+            if target > bar.done:
+                bar.update(target - bar.done)
+
+    try:
+        with contextlib.ExitStack() as stack:
+            if inline or left == 0:
+                outcomes: Iterable[BlockOutcome] = _run_inline(config, todo, write_histories
+                                                               is not None, bar,
+                                                               order.dispatched)
+            elif config.backend == "ray":
+                outcomes = _run_ray(config, todo, write_histories is not None, workers,
+                                    order.room, order.dispatched, out_dir / LOG_FILE)
+            else:
+                pool = stack.enter_context(WorkerPool(
+                    config, workers, keep_histories=write_histories is not None,
+                    log_path=out_dir / LOG_FILE))
+                outcomes = pool.run(todo, order.room, order.dispatched, tick)
+            stack.callback(getattr(outcomes, "close", lambda: None))
+            try:
+                for outcome in outcomes:
+                    if outcome.record is not None:
+                        finished_rows += outcome.record.rows
+                    else:
+                        failures.append(outcome.failure or {"block": outcome.block,
+                                                            "message": outcome.error})
+                        with _writing(broken):
+                            store.record_failure(failures[-1])
+                    for ready in order.finished(outcome):
+                        write(ready)
+                    if outcome.record is None and (config.on_bot_error == "stop"
+                                                   or not outcome.bot_fault):
+                        stopped_by = outcome
+                        if pool is not None:
+                            pool.close(graceful=False)  # at once: blocks under way are lost
+                        break
+                    tick()
+            finally:
+                for ready in order.drain():  # finished blocks still waiting: keep them
+                    write(ready)
+    except (KeyboardInterrupt, _Terminated) as exc:
+        what = "terminated (SIGTERM)" if isinstance(exc, _Terminated) else "interrupted"
+        raise TournamentError(f"{what}; {where}: --resume continues the run") from None
+    except _WriteError as exc:
+        raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc}; {where} (free "
+                              f"space, then --resume continues the run)") from None
     finally:
         bar.close()
-    if failure is not None:
-        raise TournamentError(f"bot failure in {failure}; the finished blocks stay in "
-                              f"{str(out_dir)!r}")
+    if failures:
+        raise TournamentError(_failure_text(failures, stopped_by, out_dir))
     summary = _summary(config, store)
-    store.write_summary(summary.to_dict())
-    if config.output.plots:
-        from simulator.arena.plots import draw
+    try:
+        store.write_summary(summary.to_dict())
+        if config.output.plots:
+            from simulator.arena.plots import draw
 
-        draw(out_dir)
+            draw(out_dir)
+    except OSError as exc:
+        raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc.strerror or exc}; "
+                              f"{where} (free space, then --resume writes the summary)"
+                              ) from None
     if echo is not None:
         echo(format_table(summary))
-    return Summary(summary, out_dir, play_seconds, luck_seconds)
+        early = summary.run.early_end_blocks if summary.run else ()
+        if early:
+            echo(f"note: {len(early)} of {summary.blocks} blocks ended early, when one player "
+                 f"was left (stacks carry over): {summary.deals} deals played of "
+                 f"{config.hands}")
+    return Summary(summary, out_dir, timing[0], timing[1])
+
+
+def _failure_text(failures: list[dict[str, Any]], stopped_by: BlockOutcome | None,
+                  out_dir: Path) -> str:
+    """The run's last line: the failure that stopped it, or every block that failed."""
+    where = f"the finished blocks stay in {str(out_dir)!r}"
+    if stopped_by is not None:
+        kind = "bot failure" if stopped_by.bot_fault else "failure"
+        return f"{kind} in {stopped_by.error}; {where}"
+    listed = "; ".join(describe_failure(f) for f in failures)
+    return (f"{len(failures)} block(s) failed: {listed}; {where} (see {FAILURES_FILE}): "
+            f"--resume plays the failed blocks again")
 
 
 def _summary(config: TournamentConfig, store: RunStore) -> RunSummary:
+    blocks = store.read_blocks()
     luck_method = ("equity x pot - contribution at each board event (flop, turn, river); "
                    "exact with <= 2 cards to come, else Monte Carlo "
                    f"({config.luck_samples} runouts)") if config.luck else None
     run = RunInfo(duplicate=config.duplicate,
                   permutations=len(permutations(len(config.seats), config.duplicate)),
                   luck_method=luck_method, seed=config.seed, version=package_version(),
-                  config=config.result_key())
-    return summarise(store.read_blocks(), config.names, unit=config.unit,
-                     unit_chips=config.unit_chips, big_blind=config.game_config().big_blind,
-                     run=run)
+                  config=config.result_key(),
+                  # carry-over blocks end when one player is left: say which, not only fewer
+                  early_end_blocks=tuple(sorted(b["block"] for b in blocks if b["deals"]
+                                                < config.block_deals(b["block"]))))
+    return summarise(blocks, config.names, unit=config.unit, unit_chips=config.unit_chips,
+                     big_blind=config.game_config().big_blind, run=run)
 
 
-__all__ = ["BlockOutcome", "ResultsError", "Summary", "TournamentError", "derive_seed",
-           "permutations", "play_block", "run_tournament"]
+__all__ = ["BlockOutcome", "BlockSeeds", "ResultsError", "Summary", "TournamentError",
+           "check_backend", "check_bots", "derive_seed", "first_button", "permutations",
+           "play_block", "run_tournament"]

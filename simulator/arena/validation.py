@@ -33,7 +33,7 @@ class ValidationInputError(HoldemError, ValueError):
     """A settings file that cannot be read as YAML."""
 
 
-def _path(loc: tuple[int | str, ...]) -> str:
+def error_path(loc: tuple[int | str, ...]) -> str:
     out = ""
     for part in loc:
         if isinstance(part, int):
@@ -44,9 +44,9 @@ def _path(loc: tuple[int | str, ...]) -> str:
     return out or "(top level)"
 
 
-def _describe(err: dict[str, Any]) -> str:
+def describe_error(err: dict[str, Any]) -> str:
     """``path: what was expected, got what`` for one pydantic error."""
-    path = _path(err["loc"])
+    path = error_path(err["loc"])
     kind, msg, value, ctx = err["type"], err["msg"], err.get("input"), err.get("ctx") or {}
     if kind == "missing":
         return f"{path}: expected a value, the key is missing"
@@ -72,7 +72,7 @@ def _describe(err: dict[str, Any]) -> str:
 def validation_message(exc: ValidationError, source: str) -> str:
     """``source: path: what was expected, got what`` for the first error, and how many more."""
     more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-    return f"{source}: {_describe(exc.errors()[0])}{more}"
+    return f"{source}: {describe_error(exc.errors()[0])}{more}"
 
 
 def read_yaml(path: str | Path) -> Any:
@@ -83,10 +83,12 @@ def read_yaml(path: str | Path) -> Any:
     except OSError as exc:
         raise ValidationInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
-        raise ValidationInputError(f"{path}: not UTF-8 text ({exc.reason} at byte "
-                                   f"{exc.start})") from None
+        raise ValidationInputError(f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} "
+                                   f"at offset {exc.start})") from None
     try:
         return yaml.safe_load(text)
+    except RecursionError:
+        raise ValidationInputError(f"{path}: nested too deeply to be a settings file") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

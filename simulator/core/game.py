@@ -5,6 +5,11 @@
 (4, 4, 4)
 >>> GameConfig(variant="nolimit", blinds=(1, 2), stack=200).is_limit
 False
+>>> GameConfig(blinds=(5, 10), stack=10)
+Traceback (most recent call last):
+...
+simulator.core.errors.GameError: game.stack: expected more chips than the forced bets (ante 0 \
++ largest blind 10 = 10), got 10
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Literal
 from simulator.core.errors import GameError
 
 DEFAULT_CAP = 4  # bets a limit round, the big blind counted pre-flop (ACPC maxRaises 3 4 4 4)
+MAX_BLINDS = 3  # small blind, big blind, straddle
 
 
 @dataclass(frozen=True)
@@ -38,17 +44,30 @@ class GameConfig:
     reset_stacks: bool = True
 
     def __post_init__(self) -> None:
+        # Every rule on the parameters lives here: the YAML config validates through this
+        # record too, so its messages name the key (``game.<field>``) and are written once.
         if self.variant not in ("limit", "nolimit"):
             raise GameError(f"game.variant: expected 'limit' or 'nolimit', got {self.variant!r}")
         blinds = tuple(int(b) for b in self.blinds)
         object.__setattr__(self, "blinds", blinds)
         if not blinds or any(b < 0 for b in blinds) or blinds[-1] <= 0:
             raise GameError(f"game.blinds: expected non-negative chips ending in the big blind"
-                             f" > 0, got {list(self.blinds)}")
+                            f" > 0, got {list(self.blinds)}")
+        if len(blinds) > MAX_BLINDS:
+            raise GameError(f"game.blinds: expected at most {MAX_BLINDS} entries (small blind, "
+                            f"big blind, straddle), got {list(self.blinds)}")
         if self.ante < 0:
             raise GameError(f"game.ante: expected >= 0, got {self.ante}")
         if self.stack <= 0:
             raise GameError(f"game.stack: expected > 0, got {self.stack}")
+        forced = self.ante + max(blinds)
+        if forced >= self.stack:
+            # every hand would be all-in from the forced bets alone: nothing left to play
+            raise GameError(f"game.stack: expected more chips than the forced bets (ante "
+                            f"{self.ante} + largest blind {max(blinds)} = {forced}), got "
+                            f"{self.stack}")
+        if self.cap is not None and self.cap < 1:
+            raise GameError(f"game.cap: expected >= 1 or null, got {self.cap}")
         if self.is_limit:
             small = self.small_bet if self.small_bet is not None else self.big_blind
             big = self.big_bet if self.big_bet is not None else 2 * small
@@ -56,8 +75,11 @@ class GameConfig:
                 raise GameError(f"game.small_bet/big_bet: expected > 0, got {small}/{big}")
             object.__setattr__(self, "small_bet", int(small))
             object.__setattr__(self, "big_bet", int(big))
-            if self.cap is not None and self.cap < 1:
-                raise GameError(f"game.cap: expected >= 1 or null, got {self.cap}")
+        else:
+            for key in ("small_bet", "big_bet"):
+                if getattr(self, key) is not None:
+                    raise GameError(f"game.{key}: expected no {key}: it is for variant 'limit' "
+                                    f"only, and variant is 'nolimit'")
 
     def copy(self) -> GameConfig:
         """An equal, separate record: each bot gets its own, and the engine keeps its own."""

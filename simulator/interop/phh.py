@@ -170,6 +170,8 @@ def _toml(text: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PHHError(f"not TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses into nested arrays and tables
+        raise PHHError("not a PHH text: nested too deeply") from None
 
 
 def loads(text: str) -> PHHHand:
@@ -189,9 +191,10 @@ def loads_all(text: str) -> list[PHHHand]:
 
 def _int_list(data: dict[str, Any], key: str, n: int | None = None) -> list[int]:
     value = data.get(key)
-    if isinstance(value, int) and not isinstance(value, bool) and n is not None:
+    if type(value) is int and n is not None:
         return [value] * n
-    if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
+    # type(...) is int: TOML's true and false are bools, which Python counts as integers
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
         raise PHHError(f"field {key!r}: expected a list of integers, got {value!r}")
     if n is not None and len(value) != n:
         raise PHHError(f"field {key!r}: expected {n} entries, got {len(value)}")
@@ -209,7 +212,12 @@ def from_fields(data: dict[str, Any]) -> PHHHand:
     n = len(stacks)
     if n < 2:
         raise PHHError(f"expected at least 2 players, got {n}")
+    if any(s <= 0 for s in stacks):
+        raise PHHError(f"field 'starting_stacks': expected chips > 0 for every player, got "
+                       f"{stacks}")
     antes = _int_list(data, "antes", n) if "antes" in data else [0] * n
+    if any(a < 0 for a in antes):
+        raise PHHError(f"field 'antes': expected chips >= 0, got {antes}")
     if len(set(antes)) > 1:
         raise PHHError(f"unsupported non-uniform antes {antes}")
     blinds = _int_list(data, "blinds_or_straddles", n)
@@ -218,7 +226,7 @@ def from_fields(data: dict[str, Any]) -> PHHHand:
     if len(blinds) < 2 or any(b <= 0 for b in blinds):
         raise PHHError(f"unsupported blinds_or_straddles {data['blinds_or_straddles']}")
     try:
-        game = _game(variant, data, tuple(blinds), antes[0])
+        game = _game(variant, data, tuple(blinds), antes[0], max(stacks))
     except ValueError as exc:
         raise PHHError(str(exc)) from None
     actions = data["actions"]
@@ -229,17 +237,21 @@ def from_fields(data: dict[str, Any]) -> PHHHand:
                    data.get("seats"), data)
 
 
-def _game(variant: str, data: dict[str, Any], blinds: tuple[int, ...], ante: int) -> GameConfig:
+def _game(variant: str, data: dict[str, Any], blinds: tuple[int, ...], ante: int,
+          largest_stack: int) -> GameConfig:
+    # The hand plays from its own starting stacks; the record's stack (a match's starting
+    # stack) need only be one the rules accept, here more than the forced bets.
+    stack = max(largest_stack, ante + max(blinds) + 1)
     if variant == "FT":
         small, big = data.get("small_bet"), data.get("big_bet")
-        if not isinstance(small, int) or not isinstance(big, int):
+        if type(small) is not int or type(big) is not int:
             raise PHHError("FT needs integer small_bet and big_bet")
         return GameConfig(variant="limit", blinds=blinds, ante=ante, small_bet=small,
-                          big_bet=big)
+                          big_bet=big, stack=stack)
     min_bet = data.get("min_bet")
     if min_bet is not None and min_bet != max(blinds):
         raise PHHError(f"unsupported min_bet {min_bet} different from the big blind")
-    return GameConfig(variant="nolimit", blinds=blinds, ante=ante)
+    return GameConfig(variant="nolimit", blinds=blinds, ante=ante, stack=stack)
 
 
 # --- replaying -----------------------------------------------------------------------------
@@ -253,19 +265,22 @@ class ParsedActions:
 
 
 def parse_actions(lines: Sequence[str], n: int) -> ParsedActions:
-    """Cards and betting actions of a PHH action list (comments after '#' are ignored)."""
-    holes: list[tuple[int, int] | None] = [None] * n
-    board: list[int] = []
-    moves: list[tuple[int, Action, str]] = []
+    """Cards and betting actions of a PHH action list (comments after '#' are ignored).
+
+    Every card is dealt at most once (a repeat is named, with where it was first dealt),
+    the board comes three cards, then one, then one, and ``cbr`` needs an amount.
+    """
+    parsed = ParsedActions([None] * n, [], [])
+    dealt: dict[int, str] = {}  # card -> where it was dealt
     for line in lines:
         words = line.split("#", 1)[0].split()
         if not words:
             continue
         try:
-            _parse_line(words, n, holes, board, moves, line)
+            _parse_line(words, n, parsed, dealt, line)
         except (ValueError, IndexError) as exc:
             raise PHHError(f"action {line!r}: {exc}") from None
-    return ParsedActions(holes, board, moves)
+    return parsed
 
 
 def _player(word: str, n: int) -> int:
@@ -278,17 +293,45 @@ def _known(cards: str) -> list[int] | None:
     return None if "?" in cards else parse_cards(cards)
 
 
-def _parse_line(words: list[str], n: int, holes: list, board: list[int], moves: list,
+def _deal(cards: list[int], where: str, dealt: dict[int, str]) -> None:
+    for card in cards:
+        if card in dealt:
+            raise ValueError(f"card {format_cards([card])} is dealt twice ({dealt[card]} and "
+                             f"{where})")
+        dealt[card] = where
+
+
+def _words(words: list[str], count: int, what: str) -> None:
+    if len(words) < count:
+        raise ValueError(f"expected {what}")
+
+
+def _parse_line(words: list[str], n: int, parsed: ParsedActions, dealt: dict[int, str],
                 line: str) -> None:
+    holes, board, moves = parsed.holes, parsed.board, parsed.moves
+    _words(words, 2, "an actor and a verb")
     if words[0] == "d":
         if words[1] == "dh":
+            _words(words, 4, "'d dh pN CARDS'")
+            p = _player(words[2], n)
             cards = _known(words[3])
             if cards is not None:
                 if len(cards) != 2:
                     raise ValueError("expected two hole cards")
-                holes[_player(words[2], n)] = (cards[0], cards[1])
+                _deal(cards, f"{words[2]}'s hole cards", dealt)
+                holes[p] = (cards[0], cards[1])
         elif words[1] == "db":
-            board.extend(parse_cards(words[2]))
+            _words(words, 3, "'d db CARDS'")
+            cards = parse_cards(words[2])
+            street = next((s for s in Street if s.board_size > len(board)), None)
+            if street is None:
+                raise ValueError("no board cards come after the river")
+            want = street.board_size - len(board)
+            if len(cards) != want:
+                raise ValueError(f"expected {want} board card{'s' * (want > 1)} on the "
+                                 f"{street.name.lower()}, got {len(cards)}")
+            _deal(cards, "the board", dealt)
+            board.extend(cards)
         else:
             raise ValueError(f"unsupported dealing {words[1]!r}")
         return
@@ -299,12 +342,17 @@ def _parse_line(words: list[str], n: int, holes: list, board: list[int], moves: 
     elif verb == "cc":
         moves.append((p, Action.call(), line))
     elif verb == "cbr":
+        _words(words, 3, "an amount: 'pN cbr AMOUNT'")
         moves.append((p, Action.raise_to(int(words[2])), line))
     elif verb == "sm":
         cards = _known(words[2]) if len(words) > 2 and words[2] != "-" else None
         if cards is not None:
+            if len(cards) != 2:
+                raise ValueError("expected two shown cards")
             if holes[p] is not None and set(holes[p]) != set(cards):
                 raise ValueError("shown cards differ from the dealt ones")
+            if holes[p] is None:
+                _deal(cards, f"{words[0]}'s shown cards", dealt)
             holes[p] = (cards[0], cards[1])
     else:
         raise ValueError(f"unsupported action {verb!r}")

@@ -23,10 +23,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from numbers import Integral
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from simulator.core.actions import Action, IllegalActionError
+from simulator.core.actions import Action, ActionKind, IllegalActionError
 from simulator.core.deal import Deal, deal_cards
 from simulator.core.events import (
     ActionTaken,
@@ -45,7 +46,7 @@ from simulator.core.state import HandState
 from simulator.play.protocol import BaseBot, Bot, BotContext
 
 __all__ = ["BotError", "CallMonitor", "Deal", "deal_cards", "HandHistory", "BotFault",
-           "HandResult", "play_match", "play_hand", "next_button"]
+           "HandResult", "build_bots", "play_match", "play_hand", "next_button"]
 
 
 class BotError(RuntimeError):
@@ -105,7 +106,9 @@ class _InterruptFlag:
     """Tells the user's Ctrl-C from a ``KeyboardInterrupt`` a bot raises itself.
 
     While a match runs in the main thread, SIGINT sets ``seen`` before raising as usual; a
-    ``KeyboardInterrupt`` out of a bot call with ``seen`` unset is the bot's fault.
+    ``KeyboardInterrupt`` out of a bot call with ``seen`` unset is the bot's fault. A SIGTERM
+    handler the caller installed (the arena ends a run on SIGTERM as on Ctrl-C) is relayed
+    the same way, so what it raises inside a bot call is not taken for the bot's.
     """
 
     def __init__(self) -> None:
@@ -115,16 +118,27 @@ class _InterruptFlag:
         self.seen = True
         raise KeyboardInterrupt
 
+    def _relay(self, handler: Callable[[int, Any], Any]) -> Callable[[int, Any], Any]:
+        def relay(signum: int, frame: Any) -> Any:
+            self.seen = True
+            return handler(signum, frame)
+        return relay
+
     @contextmanager
     def installed(self) -> Iterator[None]:
         if threading.current_thread() is not threading.main_thread():
             yield
             return
         previous = signal.signal(signal.SIGINT, self._handler)
+        term = signal.getsignal(signal.SIGTERM)
+        if callable(term):
+            signal.signal(signal.SIGTERM, self._relay(term))
         try:
             yield
         finally:
             signal.signal(signal.SIGINT, previous)
+            if callable(term):
+                signal.signal(signal.SIGTERM, term)
 
 
 class CallMonitor(Protocol):
@@ -136,7 +150,7 @@ class CallMonitor(Protocol):
 
 
 class _Guard:
-    """Every call into a bot, made the same way: construction aside (the arena guards it),
+    """Every call into a bot, made the same way: construction (:func:`build_bots`),
     ``start``, ``act``, ``observe`` and ``close`` all turn any exception, ``SystemExit``, a
     bot's own ``KeyboardInterrupt`` or an overrun into a :class:`BotFault`, which
     ``on_bot_error`` then stops on (``BotError``) or records."""
@@ -168,11 +182,11 @@ class _Guard:
                 result = fn(*args)
         except _Overtime:
             return None, f"{what}: gave no answer within {timeout}s"
-        except KeyboardInterrupt:
-            if self.interrupt.seen:
-                raise
-            return None, f"{what}: raised KeyboardInterrupt"
         except BaseException as exc:  # SystemExit too: a bot's failure is the bot's fault
+            if self.interrupt.seen:  # the user's Ctrl-C (or the caller's SIGTERM) instead
+                raise
+            if isinstance(exc, KeyboardInterrupt):
+                return None, f"{what}: raised KeyboardInterrupt"
             return None, f"{what}: raised {type(exc).__name__}: {exc}"
         finally:
             if monitor is not None:
@@ -199,12 +213,62 @@ class _Guard:
 def _ask(guard: _Guard, bot: Bot, obs: Observation, faults: list[BotFault]) -> Action | None:
     """The bot's action, or None after recording why it is a fault."""
     action, problem = guard.call(obs.seat, "act()", bot.act, obs)
-    if problem is None and not isinstance(action, Action):
-        problem = f"act(): returned {action!r}, not an Action"
+    if problem is None:
+        action, problem = _own_action(action)
     if problem is not None:
         guard.fault(obs.seat, f"{problem}; legal: {obs.legal}", faults)
         return None
     return action  # its legality is checked once, by the state that applies it
+
+
+def _own_action(action: object) -> tuple[Action | None, str | None]:
+    """The engine's own copy of a returned action, read once: a subclass whose fields change
+    between reads (properties) cannot pass the legality check with one amount and be
+    applied with another, and an amount that is not an integer is refused."""
+    if type(action) is Action and (action.amount is None or type(action.amount) is int):
+        return action, None  # the common case: a plain, frozen record
+    if not isinstance(action, Action):
+        return None, f"act(): returned {action!r}, not an Action"
+    kind, amount = action.kind, action.amount
+    if not isinstance(kind, ActionKind):
+        return None, f"act(): returned an Action of kind {kind!r}, not an ActionKind"
+    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, Integral)):
+        return None, f"act(): returned an amount of {amount!r}, not an integer"
+    return Action(kind, None if amount is None else int(amount)), None
+
+
+class _StandIn:
+    """Sits in the seat of a bot that could not be built (under ``on_bot_error: fold``):
+    checks when free, else folds, as a faulty decision does."""
+
+    def act(self, observation: Observation) -> Action:
+        return Action.fold() if observation.legal.can_fold else Action.call()
+
+
+def build_bots(makers: Sequence[Callable[[], Bot]], names: Sequence[str], *,
+               on_bot_error: Literal["stop", "fold"] = "stop",
+               bot_timeout: float | None = None,
+               monitor: CallMonitor | None = None) -> tuple[list[Bot], list[BotFault]]:
+    """Build each seat's bot through the guard of every bot call: a constructor that raises
+    (``SystemExit`` too) or overruns is that bot's fault (hand 0). Under ``"stop"`` it raises
+    ``BotError``; under ``"fold"`` the seat gets a stand-in that checks or folds.
+
+    >>> from simulator.play.baseline import CallBot
+    >>> bots, faults = build_bots([CallBot, lambda: 1 / 0], ["a", "b"], on_bot_error="fold")
+    >>> type(bots[0]).__name__, type(bots[1]).__name__, faults[0].message
+    ('CallBot', '_StandIn', 'constructor: raised ZeroDivisionError: division by zero')
+    """
+    guard = _Guard(tuple(names), on_bot_error, bot_timeout, monitor)
+    bots: list[Bot] = []
+    faults: list[BotFault] = []
+    with guard.interrupt.installed():
+        for seat, make in enumerate(makers):
+            bot, problem = guard.call(seat, "constructor", make)
+            if problem is not None:
+                guard.fault(seat, problem, faults)
+                bot = _StandIn()
+            bots.append(bot)
+    return bots, faults
 
 
 def play_hand(game: GameConfig, bots: Sequence[Bot], stacks: Sequence[int], button: int,
@@ -375,8 +439,8 @@ def _start_bots(guard: _Guard, bots: Sequence[Bot], seat_games: Sequence[GameCon
     guard.hand_number = 0
     for seat, bot in enumerate(bots):
         start = getattr(bot, "start", None)
-        if start is None:
-            continue
+        if start is None or getattr(type(bot), "start", None) is BaseBot.start:
+            continue  # BaseBot's no-op: no call, and no directory made for nothing
         where = None
         if directory is not None:
             where = Path(directory) / guard.names[seat]

@@ -45,7 +45,13 @@ def registered() -> dict[str, str]:
     return {ep.name: ep.value for ep in entry_points(group=GROUP)}
 
 
-def _import(path: str, shown: str) -> Callable[..., Any]:
+def _import(path: str, shown: str, *, registered: bool) -> Callable[..., Any]:
+    """The bot class (or, for an installed plug-in's entry point, factory) at ``path``.
+
+    Nothing found here is called: a ``module:Class`` path must name a class with ``act``, so
+    a config cannot make validation run an arbitrary callable (``os:system``). Importing the
+    module does run its top-level code, which is why a config deserves the trust of a script.
+    """
     module_name, _, attr = path.partition(":")
     if not module_name or not attr:
         raise BotSpecError(f"bad bot path {shown!r}: expected 'module:Class'")
@@ -58,9 +64,16 @@ def _import(path: str, shown: str) -> Callable[..., Any]:
         if not hasattr(obj, part):
             raise BotSpecError(f"bot {shown!r}: module {module_name!r} has no {attr!r}")
         obj = getattr(obj, part)
-    if not callable(obj):
-        raise BotSpecError(f"bot {shown!r}: {attr!r} is not a class or function")
-    return obj
+    if isinstance(obj, type):
+        if not callable(getattr(obj, "act", None)):
+            raise BotSpecError(f"bot {shown!r}: class {attr!r} has no act(observation) method, "
+                               f"so it is not a bot")
+        return obj
+    if registered and callable(obj):  # an installed plug-in's factory: trusted like its class
+        return obj
+    raise BotSpecError(f"bot {shown!r}: {attr!r} is not a bot class (a class with an "
+                       f"act(observation) method); only installed plug-ins may register a "
+                       f"factory function")
 
 
 def _takes_seed(factory: Callable[..., Any]) -> bool:
@@ -75,13 +88,13 @@ def resolve(name: str) -> BotSpec:
     """The bot a config names: a registered short name, else a ``module:Class`` path."""
     table = registered()
     if name in table:
-        factory = _import(table[name], name)
+        factory = _import(table[name], name, registered=True)
         return BotSpec(name, factory, _takes_seed(factory))
     if ":" not in name:
         known = ", ".join(sorted(table)) or "none installed"
         raise BotSpecError(f"unknown bot {name!r}: expected a registered name ({known}) "
                            f"or a 'module:Class' path")
-    factory = _import(name, name)
+    factory = _import(name, name, registered=False)
     return BotSpec(name, factory, _takes_seed(factory))
 
 
@@ -100,6 +113,9 @@ def check_params(spec: BotSpec, params: Mapping[str, Any]) -> None:
 def build(spec: BotSpec, params: Mapping[str, Any], seed: int) -> Bot:
     """A fresh bot; ``seed`` goes to a constructor that takes one unless ``params`` sets it.
 
+    Whatever the constructor raises propagates: the match loop's guard
+    (:func:`simulator.play.match.build_bots`) makes it that bot's fault.
+
     >>> spec = resolve("simulator.play.protocol:BaseBot")
     >>> type(build(spec, {}, seed=3)).__name__
     'BaseBot'
@@ -107,11 +123,7 @@ def build(spec: BotSpec, params: Mapping[str, Any], seed: int) -> Bot:
     kwargs = dict(params)
     if spec.accepts_seed and "seed" not in kwargs:
         kwargs["seed"] = seed
-    try:
-        bot = spec.factory(**kwargs)
-    except Exception as exc:  # a plug-in's constructor may raise anything; name it
-        raise BotSpecError(f"bot {spec.name!r} with params {dict(params)}: "
-                           f"{type(exc).__name__}: {exc}") from exc
+    bot = spec.factory(**kwargs)
     if not callable(getattr(bot, "act", None)):
         raise BotSpecError(f"bot {spec.name!r}: {type(bot).__name__} has no act(observation)"
                            f" method, so it is not a Bot")

@@ -1,0 +1,252 @@
+"""One block of a tournament, in whatever process plays it: its seeds, button, permutations.
+
+Block ``b`` plays ``block_size`` deals (the last block may be shorter) with the cards of
+:func:`~simulator.core.deal.deal_cards` under the block's match seed; under duplicate every
+seat permutation replays the same deals, each from fresh bots. Every random stream has a
+domain of its own (:mod:`simulator.core.seeds`): the decks, each bot's seed (per block,
+permutation and player) and the luck correction's runouts. So a block's results depend only
+on the config and its index: never on workers, backend or resume. A duplicate block, all its
+permutations together, is one sample of the statistics.
+
+The button of a block's first hand is where the previous block would have moved it (hand 0
+of block 0: the last seat), as if the run were one long match: with stacks reset every hand
+each seat holds each position equally often over the run, within one.
+
+Permutations (``order[seat]`` is the config index of the player in that seat): heads-up the
+seats swapped, three players all six orders, more players the cyclic rotations.
+
+>>> permutations(2, True), permutations(3, False)
+([(0, 1), (1, 0)], [(0, 1, 2)])
+>>> len(permutations(3, True)), permutations(4, True)[1]
+(6, (1, 2, 3, 0))
+>>> seeds = BlockSeeds(7)
+>>> seeds.match(0) == BlockSeeds(7).match(0) != seeds.match(1)
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from simulator.arena.config import TournamentConfig
+from simulator.arena.luck import history_luck
+from simulator.arena.results import BOTS_DIR, BlockRecord
+from simulator.core.records import BotFault
+from simulator.core.seeds import Domain, derive_seed, stream
+from simulator.play.registry import build, resolve
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from simulator.play.match import CallMonitor
+
+
+def permutations(num_seats: int, duplicate: bool) -> list[tuple[int, ...]]:
+    """Seat orders of a block: identity alone, or DESIGN.md section 10's duplicate set."""
+    identity = tuple(range(num_seats))
+    if not duplicate:
+        return [identity]
+    if num_seats <= 3:
+        return list(itertools.permutations(identity))
+    return [tuple((s + r) % num_seats for s in identity) for r in range(num_seats)]
+
+
+@dataclass(frozen=True)
+class BlockSeeds:
+    """Every random stream of a run, each in its own domain, from the run's seed."""
+
+    seed: int
+
+    def match(self, block: int) -> int:
+        """The seed of a block's decks (``deal_cards(match_seed, hand, seats)``)."""
+        return derive_seed(self.seed, Domain.MATCH, block)
+
+    def bot(self, block: int, perm: int, player: int) -> int:
+        """The seed a bot's constructor gets, when it takes one."""
+        return derive_seed(self.seed, Domain.BOT, block, perm, player)
+
+    def luck(self, block: int, perm: int, hand: int) -> np.random.Generator:
+        """The luck correction's Monte Carlo runouts of one hand."""
+        return stream(self.seed, Domain.LUCK, block, perm, hand)
+
+
+def first_button(config: TournamentConfig, block: int) -> int:
+    """The seat of block ``block``'s first button: where the run's earlier deals moved it.
+
+    With carry-over stacks a block's deals can end early and busted seats are skipped, so
+    there the blocks start as if every earlier block had played all its deals.
+
+    >>> from simulator.arena.config import parse_config
+    >>> cfg = parse_config({"seats": [{"name": c, "bot": "call"} for c in "abc"],
+    ...                     "hands": 9, "block_size": 4, "seed": 1})
+    >>> [first_button(cfg, b) for b in range(3)]
+    [2, 0, 1]
+    """
+    n = len(config.seats)
+    return (n - 1 + block * config.block_size) % n
+
+
+class BlockMonitor(Protocol):
+    """A :class:`~simulator.play.match.CallMonitor` that is also told which permutation
+    runs and when a hand ends (the watchdog names the bot; the progress bar moves)."""
+
+    def enter(self, seat: int, hand_number: int, what: str) -> None: ...
+
+    def leave(self) -> None: ...
+
+    def begin(self, block: int, perm: int) -> None: ...
+
+    def hand_done(self) -> None: ...
+
+
+@dataclass
+class BlockOutcome:
+    """What a worker sends back: the block's hands, or why it failed.
+
+    ``failure`` names the block, permutation, hand, seat, bot and message when the failure
+    is a bot's (``bot_fault``: it falls under ``on_bot_error``); an engine failure has only
+    the block and the message, and always ends the run.
+    """
+
+    block: int
+    record: BlockRecord | None
+    histories: list[Any] = field(default_factory=list)
+    error: str | None = None
+    bot_fault: bool = False
+    failure: dict[str, Any] | None = None
+    play_seconds: float = 0.0
+    luck_seconds: float = 0.0
+
+    @classmethod
+    def failed(cls, block: int, message: str, *, fault: dict[str, Any] | None = None,
+               by_bot: bool | None = None) -> BlockOutcome:
+        """A failed block: ``fault`` names the bot (its ``message`` the problem alone);
+        without one, ``message`` says it all and ``by_bot`` says whose doing it was."""
+        failure = {"block": block, "message": message} if fault is None else dict(fault)
+        return cls(block, None, error=describe_failure(failure),
+                   bot_fault=fault is not None if by_bot is None else by_bot, failure=failure)
+
+
+def describe_failure(failure: dict[str, Any]) -> str:
+    """One line for a failed block's record.
+
+    >>> describe_failure({"block": 3, "perm": 1, "hand": 17, "seat": 0, "name": "h",
+    ...                   "message": "act(): the worker died (exit code 7)"})
+    "block 3, permutation 1, hand 17: bot 'h' (seat 0): act(): the worker died (exit code 7)"
+    """
+    if "name" not in failure:
+        return f"block {failure['block']}: {failure['message']}"
+    return (f"block {failure['block']}, permutation {failure['perm']}, hand {failure['hand']}: "
+            f"bot {failure['name']!r} (seat {failure['seat']}): {failure['message']}")
+
+
+def fault_record(fault: BotFault, block: int, perm: int) -> dict[str, Any]:
+    """A ``BotFault`` as stored in blocks.jsonl: hand, seat, name, message, block, perm."""
+    return {"hand": fault.hand_number, "seat": fault.seat, "name": fault.name,
+            "message": fault.message, "block": block, "perm": perm}
+
+
+def bots_dir(config: TournamentConfig) -> Path:
+    """Where bots write their own files: ``<output>/bots/<player>/``."""
+    return Path(config.output.dir) / BOTS_DIR
+
+
+def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = False,
+               on_hand: Callable[[int], None] | None = None,
+               monitor: BlockMonitor | None = None,
+               directory: Path | None = None) -> BlockOutcome:
+    """Play every permutation of one block; a failure is returned, not raised.
+
+    Returning the error as text keeps it intact across processes and Ray, whatever the
+    exception class a plug-in bot raised. ``directory`` is where bots get their own
+    directories (``directory/<player>``); None gives them none.
+    """
+    from simulator.play.match import BotError, build_bots, play_match  # where it runs
+
+    game = config.game_config()
+    names = config.names
+    n = len(names)
+    deals = config.block_deals(block)
+    seeds = BlockSeeds(config.seed)
+    match_seed = seeds.match(block)
+    button = first_button(config, block)
+    specs = [resolve(seat.bot) for seat in config.seats]
+    cols: dict[str, list[Any]] = {k: [] for k in ("perm", "hand", "button", "seat", "net",
+                                                   "luck")}
+    faults: list[dict[str, Any]] = []
+    histories: list[Any] = []
+    outcome = BlockOutcome(block, None)
+    call_monitor: CallMonitor | None = monitor
+    for p, order in enumerate(permutations(n, config.duplicate)):
+        where = f"block {block}" + (f", permutation {p}" if config.duplicate else "")
+        if monitor is not None:
+            monitor.begin(block, p)
+        start = time.perf_counter()
+        luck_time = 0.0
+        seat_names = [names[j] for j in order]
+        try:
+            makers = [functools.partial(build, specs[j], config.seats[j].params,
+                                        seeds.bot(block, p, j)) for j in order]
+            bots, built = build_bots(makers, seat_names, on_bot_error=config.on_bot_error,
+                                     bot_timeout=config.bot_timeout, monitor=call_monitor)
+            faults += [fault_record(f, block, p) for f in built]
+            seat_of = np.argsort(order)  # player index -> seat
+            results = play_match(game, bots, deals, match_seed, names=seat_names,
+                                 on_bot_error=config.on_bot_error,
+                                 bot_timeout=config.bot_timeout, block=block, permutation=p,
+                                 directory=directory, first_button=button,
+                                 monitor=call_monitor)
+            for result in results:
+                history = result.history
+                seats = np.where(np.array(history.dealt_in)[seat_of], seat_of, -1)
+                cols["perm"].append(p)
+                cols["hand"].append(result.hand_number)
+                cols["button"].append(result.button)
+                cols["seat"].append(seats)
+                cols["net"].append(np.array(result.net)[seat_of])
+                if config.luck:
+                    t0 = time.perf_counter()
+                    luck = history_luck(history, seeds.luck(block, p, result.hand_number),
+                                        config.luck_samples)
+                    luck_time += time.perf_counter() - t0
+                    cols["luck"].append(luck[seat_of])
+                else:
+                    cols["luck"].append(np.zeros(n))
+                faults += [fault_record(f, block, p) for f in result.faults]
+                if keep_histories:
+                    histories.append(history)
+                if on_hand is not None:
+                    on_hand(1)
+                if monitor is not None:
+                    monitor.hand_done()
+        except BotError as exc:
+            return BlockOutcome.failed(block, str(exc), fault=fault_record(exc.fault, block, p))
+        except Exception as exc:  # an engine crash must not lose finished blocks
+            tail = traceback.format_exc(limit=-3).strip().splitlines()
+            return BlockOutcome.failed(block, f"{where}: {type(exc).__name__}: {exc} "
+                                              f"({' | '.join(tail[-3:])})")
+        outcome.play_seconds += time.perf_counter() - start - luck_time
+        outcome.luck_seconds += luck_time
+    outcome.record = BlockRecord(
+        block=block, deals=deals if config.game.reset_stacks else _deals_played(cols["hand"]),
+        perm=np.array(cols["perm"], dtype=np.int64), hand=np.array(cols["hand"], dtype=np.int64),
+        button=np.array(cols["button"], dtype=np.int64),
+        seat=np.array(cols["seat"], dtype=np.int64).reshape(-1, n),
+        net=np.array(cols["net"], dtype=np.int64).reshape(-1, n),
+        luck=np.array(cols["luck"], dtype=np.float64).reshape(-1, n),
+        faults=faults).prepare(names, n)
+    outcome.histories = histories
+    return outcome
+
+
+def _deals_played(hands: list[int]) -> int:
+    # with carry-over stacks a block ends when one player is left
+    return max(hands) + 1 if hands else 0

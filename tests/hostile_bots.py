@@ -1,0 +1,136 @@
+"""Bots that misbehave on purpose, for the arena's tests (found as ``hostile_bots:Name``).
+
+Most call every hand and misbehave at one hand of one block (every permutation), so the other
+blocks of a run finish and the failure can be named exactly.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any
+
+from simulator import Action, BaseBot, BotContext, Observation
+
+
+class Trigger(BaseBot):
+    """Calls; ``misbehave`` at hand ``hand`` of block ``block``."""
+
+    def __init__(self, block: int = 1, hand: int = 3) -> None:
+        self.block, self.hand = block, hand
+        self.now = -1
+
+    def start(self, context: BotContext) -> None:
+        self.now = context.block
+
+    def due(self, hand_number: int) -> bool:
+        return self.now == self.block and hand_number == self.hand
+
+    def act(self, observation: Observation) -> Action:
+        if self.due(observation.hand_number):
+            self.misbehave()
+        return Action.call()
+
+    def misbehave(self) -> None:
+        """Nothing by default: some misbehave elsewhere (in ``observe``)."""
+
+
+class ExitProcessBot(Trigger):
+    def misbehave(self) -> None:
+        os._exit(7)
+
+
+class SysExitBot(Trigger):
+    def misbehave(self) -> None:
+        sys.exit(3)
+
+
+class KeyboardBot(Trigger):
+    def misbehave(self) -> None:
+        raise KeyboardInterrupt
+
+
+class SwallowBot(Trigger):
+    """Thinks forever and swallows every interrupt, the watchdog's SIGALRM included."""
+
+    def misbehave(self) -> None:
+        while True:
+            try:
+                time.sleep(10)
+            except BaseException:  # noqa: S110 - the point of the bot
+                pass
+
+
+class ObserveSleepBot(Trigger):
+    """Falls asleep in ``observe`` (which has no in-process interrupt)."""
+
+    def observe(self, event: Any) -> None:
+        if self.due(getattr(event, "hand_number", -1)):
+            time.sleep(600)
+
+
+class ObserveRaisesBot(Trigger):
+    def observe(self, event: Any) -> None:
+        if self.due(getattr(event, "hand_number", -1)):
+            raise ValueError("cannot watch this")
+
+
+class FragileBot(BaseBot):
+    """A constructor that fails for some seeds (not 0: validation builds with seed 0)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        if seed and seed % 2 == 1:
+            raise RuntimeError("odd seed")
+
+    def act(self, observation: Observation) -> Action:
+        return Action.call()
+
+
+class ChattyBot(BaseBot):
+    """Prints on both streams when built and at every decision."""
+
+    def __init__(self) -> None:
+        print("chatty: built")
+
+    def act(self, observation: Observation) -> Action:
+        print(f"chatty: hand {observation.hand_number}")
+        print("chatty: to stderr", file=sys.stderr)
+        return Action.call()
+
+
+class DiaryBot(BaseBot):
+    """Writes a file into its directory at start; block 0 starts slowly (it finishes last)."""
+
+    def __init__(self, slow: float = 0.0) -> None:
+        self.slow = slow
+
+    def start(self, context: BotContext) -> None:
+        if context.block == 0:
+            time.sleep(self.slow)
+        assert context.directory is not None
+        (context.directory / f"b{context.block}p{context.permutation}.txt").write_text(
+            f"{context.name} in seat {context.seat}\n")
+
+    def act(self, observation: Observation) -> Action:
+        return Action.call()
+
+
+class LegalAttackBot(BaseBot):
+    """Finding 4: widens its legal set by force and bets 5000 from a 200-chip stack."""
+
+    def act(self, observation: Observation) -> Action:
+        if observation.legal.can_raise:
+            object.__setattr__(observation.legal, "max_raise_to", 10**9)
+            return Action.raise_to(5000)
+        return Action.call()
+
+
+class StackAttackBot(BaseBot):
+    """Finding 4: gives itself a 5000-chip stack in the game record, then bets it."""
+
+    def act(self, observation: Observation) -> Action:
+        object.__setattr__(observation.game, "stack", 5000)
+        if observation.legal.can_raise:
+            return Action.raise_to(observation.game.stack)
+        return Action.call()
