@@ -11,12 +11,14 @@ at Papp's defaults (Table B.2: facing no bet 0/.5/.5, one .5/.3/.2, two or more 
 DESIGN.md section 6) and, raised back, .1/.6/.3 (proposed here).
 
 Which hands take which action: a threshold model (Papp's Loki-1, DESIGN.md section 6) puts the
-folds at the bottom of the range the player holds, ranked by hand value ``v``
-(``agent.rivals.hand_values``), and the raises at the top, with a linear ramp of half-width
-``sigma`` (in shares of the range) around each threshold. Every hand the player shows
-corrects it: per fifth of the ``v`` scale, the share of raises among the shown
-non-folding actions moves the model's share of raises there toward what was seen, by a
-beta-binomial update with ``bin_prior`` pseudo-observations at the model's value. So a
+folds below one hand value ``v`` (``agent.rivals.hand_values``) and the raises above another,
+with a linear ramp of half-width ``sigma`` around each. The thresholds are set so that the
+ranges the player held when it chose (as the exploiter modelled them) reproduce its rates:
+a player that bets a third of the time from weak ranges has a lower bar than one betting as
+often from strong ones. Every hand the player shows corrects the model: per fifth of the
+``v`` scale, the share of raises among the shown non-folding actions moves the model's share
+of raises there toward what was seen, by a beta-binomial update with ``bin_prior``
+pseudo-observations at the model's value. So a
 player who bets weak hands and is seen doing so keeps weak hands in its betting range, and a
 player who raises only the nuts narrows its range when it raises.
 
@@ -29,7 +31,7 @@ player who raises only the nuts narrows its range when it raises.
 0.88
 >>> v = np.array([0.05, 0.5, 0.95])
 >>> t.likelihood(POSTFLOP, ONE_BET, FOLD, v).round(2).tolist()
-[1.0, 1.0, 0.6]
+[1.0, 1.0, 0.31]
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2
 MOVE_NAMES = ("fold", "passive", "aggressive")
 
 BINS = 5  # the v scale in fifths: enough resolution, and data for each within a block
+HIST_BINS = 50  # the resolution of the ranges' value histograms that place the thresholds
+_EDGES = np.linspace(0.0, 1.0, HIST_BINS + 1)
 _FLOOR = 0.01  # no hand is ever ruled out (Papp's floor on re-weighted weights)
 
 
@@ -117,22 +121,25 @@ def ramp(v: np.ndarray, mu: float, sigma: float) -> np.ndarray:
     return np.clip((v - mu + sigma) / (2 * sigma), 0.0, 1.0)
 
 
-def range_quantiles(v: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Where each holding's value falls in the range ``w``: the weight below it plus half
-    the weight tied with it, over the total (0..1).
+def value_histogram(v: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The share of a range's weight in each of ``HIST_BINS`` equal bins of hand value.
 
-    >>> range_quantiles(np.array([0.2, 0.9, 0.5, 0.5]), np.array([1.0, 1.0, 1.0, 1.0])).tolist()
-    [0.125, 0.875, 0.5, 0.5]
-    >>> range_quantiles(np.array([0.2, 0.9, 0.5]), np.array([0.0, 1.0, 3.0])).tolist()
-    [0.0, 0.875, 0.375]
+    >>> value_histogram(np.array([0.01, 0.5, 0.99]), np.array([1.0, 2.0, 1.0]))[[0, 25, 49]]
+    array([0.25, 0.5 , 0.25])
     """
-    order = np.argsort(v, kind="stable")
-    sorted_v = v[order]
-    cum = np.concatenate(([0.0], np.cumsum(w[order])))
-    below = cum[np.searchsorted(sorted_v, v, side="left")]
-    upto = cum[np.searchsorted(sorted_v, v, side="right")]
-    total = cum[-1]
-    return (below + upto) / (2 * total) if total > 0 else v.copy()
+    bins = np.minimum((v * HIST_BINS).astype(int), HIST_BINS - 1)
+    total = w.sum()
+    return np.bincount(bins, w / total if total > 0 else w, HIST_BINS)
+
+
+def histogram_quantile(hist: np.ndarray, q: float) -> float:
+    """The value below which a share ``q`` of the histogram's mass lies (linear in a bin).
+
+    >>> histogram_quantile(np.ones(HIST_BINS), 0.3)
+    0.3
+    """
+    cdf = np.concatenate(([0.0], np.cumsum(hist)))
+    return float(np.interp(q * cdf[-1], cdf, _EDGES))
 
 
 class Tendencies:
@@ -148,13 +155,19 @@ class Tendencies:
         self.bin_prior = float(bin_prior)
         self.sigma = tuple(float(s) for s in sigma)
         self.moves = np.zeros((2, 4, 3))  # [phase, facing, move]
+        self.held = np.zeros((2, 4, HIST_BINS))  # [phase, facing] -> summed range histograms
         self.shown = np.zeros((2, 4, BINS, 2))  # [phase, facing, bin, passive/aggressive]
         self.bluffs = np.zeros(2)  # shown aggressive moves after the flop: [v < .5, all]
 
     # --- learning ---------------------------------------------------------------------------
 
-    def count(self, phase: int, facing: int, move: int) -> None:
+    def count(self, phase: int, facing: int, move: int,
+              held: np.ndarray | None = None) -> None:
+        """One move; ``held`` is the value histogram of the range it was made from, as we
+        modelled it then (``value_histogram``)."""
         self.moves[phase, facing, move] += 1
+        if held is not None:
+            self.held[phase, facing] += held
 
     def reveal(self, phase: int, facing: int, move: int, v: float) -> None:
         """A non-folding move made with a hand of value ``v`` that was shown down."""
@@ -186,14 +199,25 @@ class Tendencies:
         that were shown down (prior: 1 in 5, with 5 pseudo-observations)."""
         return float((self.bluffs[0] + 1.0) / (self.bluffs[1] + 5.0))
 
-    def _model(self, phase: int, facing: int, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The threshold model on the range's own scale ``u``: P(not fold) and the share of
-        raises among the rest."""
+    def thresholds(self, phase: int, facing: int) -> tuple[float, float]:
+        """The hand values below which it folds and above which it raises, in a context.
+
+        They are the quantiles, at its fold rate and one minus its raise rate, of the ranges
+        it held when it chose in that context (all hands, before any data): a player who
+        bets a third of the time from weak ranges has a lower bar than one who does so from
+        strong ranges.
+        """
         fold, _, aggr = self.rates(phase, facing)
+        held = self.held[phase, facing] + self.prior_weight / HIST_BINS
+        return histogram_quantile(held, fold), histogram_quantile(held, 1.0 - aggr)
+
+    def _model(self, phase: int, facing: int, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The threshold model: P(not fold | v) and the share of raises among the rest."""
+        fold_below, raise_above = self.thresholds(phase, facing)
         sigma = self.sigma[phase]
-        stays = ramp(u, fold, sigma) if facing != FREE else np.ones_like(u)
-        raises = ramp(u, 1.0 - aggr, sigma)
-        share = np.divide(raises, stays, out=np.zeros_like(u), where=stays > 0)
+        stays = ramp(v, fold_below, sigma) if facing != FREE else np.ones_like(v)
+        raises = ramp(v, raise_above, sigma)
+        share = np.divide(raises, stays, out=np.zeros_like(v), where=stays > 0)
         return stays, np.minimum(share, 1.0)
 
     def _shift(self, phase: int, facing: int, bins: np.ndarray, stays: np.ndarray,
@@ -209,15 +233,10 @@ class Tendencies:
     def likelihood(self, phase: int, facing: int, move: int, v: np.ndarray,
                    w: np.ndarray | None = None) -> np.ndarray:
         """P(this move | hand value v) for each holding of a range with weights ``w``
-        (None: all holdings alike), floored at 0.01.
-
-        The thresholds are quantiles of the range itself (a player that folds a quarter of
-        the time folds the weakest quarter of what it holds), so a range narrowed by earlier
-        moves is not read as if it were every hand.
-        """
+        (None: all holdings alike; the weights only set how the shown hands correct the
+        model), floored at 0.01."""
         w = np.ones_like(v) if w is None else w
-        u = range_quantiles(v, w)
-        stays, share = self._model(phase, facing, u)
+        stays, share = self._model(phase, facing, v)
         bins = np.minimum((v * BINS).astype(int), BINS - 1)
         share = np.clip(share + self._shift(phase, facing, bins, stays, share, w)[bins],
                         0.0, 1.0)
