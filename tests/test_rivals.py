@@ -132,12 +132,13 @@ def test_equity_matches_brute_force_against_a_uniform_range_on_the_turn() -> Non
 
 
 def test_equity_matches_brute_force_against_two_weighted_ranges_with_ties() -> None:
-    """Two opponents, each from a weighted range that clashes with the other's and with the
-    board; the board makes straights that tie."""
-    first = parse_range("KK:2, AKs, 76s:0.5")
-    second = parse_range("QQ, KQs, 76o")
-    exact = exact_equity("TdJd", "8h9c2s7d", [first, second])
-    mc = equity(parse_cards("TdJd"), parse_cards("8h9c2s7d"), [first, second], 40000, seed=5)
+    """Two opponents, each from a weighted range that clashes with the other's and with our
+    cards; straights tie ours, beat it and lose to it. Drawing the second opponent from what
+    the first left, without weighting the deal, is off by about 7 standard errors here."""
+    first = parse_range("T6o:2, AA, 65s:0.5")
+    second = parse_range("JTs, T6o, KK")
+    exact = exact_equity("Td6d", "9h8c7s2d", [first, second])
+    mc = equity(parse_cards("Td6d"), parse_cards("9h8c7s2d"), [first, second], 40000, seed=5)
     assert 0.05 < exact < 0.95
     assert abs(mc - exact) < 4 * np.sqrt(exact * (1 - exact) / 40000)
 
@@ -216,7 +217,7 @@ def test_rock_is_tight_and_passive_and_maniac_loose_and_aggressive() -> None:
         aggression = moves[ActionKind.RAISE] / (moves[ActionKind.RAISE] + moves[ActionKind.CALL])
         out[name] = (voluntary_share(results, 0), aggression)
     assert out["rock"][0] < 0.3 < 0.7 < out["maniac"][0]
-    assert out["rock"][1] < 0.25 < 0.5 < out["maniac"][1]
+    assert out["rock"][1] + 0.2 < out["maniac"][1]
 
 
 def test_style_pre_flop_ranking() -> None:
@@ -292,7 +293,7 @@ def test_exploiter_calls_lighter_against_a_player_seen_bluffing() -> None:
     exploiter calls the bluffer and folds to the value bettor."""
     value = trained(RiverBettor(bluffs=False), "value", 400)
     bluff = trained(RiverBettor(bluffs=True), "bluffer", 400)
-    assert bluff.tendencies("bluffer").bluff_rate() > 0.35 > 0.1 > \
+    assert bluff.tendencies("bluffer").bluff_rate() > 0.25 > 0.1 > \
         value.tendencies("value").bluff_rate()
     # BB (seat 1) bets the river into our middle pair; we are the button, seat 0
     board = "Kc9h5d2s3c"
@@ -305,32 +306,51 @@ def test_exploiter_calls_lighter_against_a_player_seen_bluffing() -> None:
     assert call_bluffer > 0.9 and call_value < 0.1
 
 
+class TightCaller(BaseBot):
+    """Never bets; facing a bet after the flop, calls with the better half of hands."""
+
+    def act(self, observation: Observation) -> Action:
+        obs = observation
+        if obs.street == Street.PREFLOP or not obs.legal.can_fold:
+            return Action.call()
+        v = street_values(obs.board)[HOLDING_INDEX[obs.hole_cards[0], obs.hole_cards[1]]]
+        return Action.call() if v >= 0.5 else Action.fold()
+
+
 def test_exploiter_value_bets_thinner_against_a_calling_station() -> None:
-    """A second-best pair on the river, checked to us: against the prior's folds and raises
-    a bet is marginal; against a player seen calling everything it is a clear value bet."""
-    station = trained(CallBot(), "station", 150)
-    assert station.tendencies("station").fold_to_bet(POSTFLOP) < 0.2
-    obs = spot(LIMIT, ["Qc9d", "7h6h"], "Kc9h5d2s3c", button=0,
-               actions=[Action.call(), Action.call()] + [Action.call()] * 5)
-    now, before = station.decide(obs), fresh("station").decide(obs)
-    assert now.equity_called > before.equity_called + 0.05
-    assert now.probability("raise") > 0.9
-    assert now.probability("raise") > before.probability("raise")
+    """Checked to the river with a middling pair, first to act: against a player who calls
+    every bet it bets for value; against one who calls only with the better half (and so
+    beats a middling pair when it calls) it checks."""
+    station = trained(CallBot(), "opp", 150)
+    tight = trained(TightCaller(), "opp", 150)
+    assert station.tendencies("opp").fold_to_bet(POSTFLOP) < 0.1
+    assert tight.tendencies("opp").fold_to_bet(POSTFLOP) > 0.3
+    # the opponent limps on the button, then checks behind on every street
+    obs = spot(LIMIT, ["9c8d", "7h6h"], "Kc9h5d2s3c", button=1, actions=[Action.call()] * 6)
+    assert obs.seat == 0 and obs.street == Street.RIVER and obs.legal.call_amount == 0
+    against_station, against_tight = station.decide(obs), tight.decide(obs)
+    assert abs(against_station.equity - against_tight.equity) < 0.05  # the same range...
+    assert against_station.equity_called > against_tight.equity_called + 0.15  # ...callers
+    assert against_station.probability("raise") > 0.9
+    assert against_tight.probability("raise") < 0.2
 
 
 def test_exploiter_folds_more_against_a_player_who_raises_only_strong_hands() -> None:
-    """After many hands against ``rock`` (it raises only strong hands), a re-raise from it
-    puts a good hand well behind."""
-    rock = trained(RockBot(seed=5), "rock", 400)
-    t = rock.tendencies("rock")
-    assert t.aggression(POSTFLOP) < 0.5
-    obs = spot(LIMIT, ["KhQd", "7h6h"], "Kc9h5d2s3c", button=0,
-               actions=[Action.call(), Action.call()] + [Action.call()] * 4
-               + [Action.raise_to(4), Action.raise_to(8), Action.raise_to(12)])
-    assert obs.seat == 0
-    now, before = rock.decide(obs), fresh("rock").decide(obs)
-    assert now.equity < before.equity - 0.1
-    assert now.probability("fold") > before.probability("fold")
+    """Second pair, we bet every street and get raised on the river: ``rock`` raises only
+    strong hands, so we fold; ``maniac`` raises light, so we raise back."""
+    rock = trained(RockBot(seed=5), "opp", 400)
+    maniac = trained(ManiacBot(seed=5), "opp", 400)
+    assert rock.tendencies("opp").aggression(POSTFLOP) + 0.2 < maniac.tendencies(
+        "opp").aggression(POSTFLOP)
+    obs = spot(LIMIT, ["Qc9d", "7h6h"], "Kc9h5d2s3c", button=1,
+               actions=[Action.call(), Action.call(), Action.raise_to(2), Action.call(),
+                        Action.raise_to(4), Action.call(), Action.raise_to(4),
+                        Action.raise_to(8)])
+    assert obs.seat == 0 and obs.street == Street.RIVER and obs.legal.call_amount == 4
+    against_rock, against_maniac = rock.decide(obs), maniac.decide(obs)
+    assert against_rock.equity < 0.2 < 0.8 < against_maniac.equity
+    assert against_rock.probability("fold") > 0.8
+    assert against_maniac.probability("fold") < 0.05
 
 
 def test_read_moves_contexts() -> None:
