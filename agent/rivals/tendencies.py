@@ -31,7 +31,7 @@ player who raises only the nuts narrows its range when it raises.
 0.88
 >>> v = np.array([0.05, 0.5, 0.95])
 >>> t.likelihood(POSTFLOP, ONE_BET, FOLD, v).round(2).tolist()
-[1.0, 1.0, 0.31]
+[1.0, 1.0, 0.33]
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ MOVE_NAMES = ("fold", "passive", "aggressive")
 
 BINS = 5  # the v scale in fifths: enough resolution, and data for each within a block
 HIST_BINS = 50  # the resolution of the ranges' value histograms that place the thresholds
-_EDGES = np.linspace(0.0, 1.0, HIST_BINS + 1)
+_CENTERS = (np.arange(HIST_BINS) + 0.5) / HIST_BINS
 _FLOOR = 0.01  # no hand is ever ruled out (Papp's floor on re-weighted weights)
 
 
@@ -66,6 +66,7 @@ class Step:
     street: Street
     facing: int  # FREE, ONE_BET, TWO_BETS or RAISED_BACK
     move: int
+    capped: bool = False  # facing a capped round: raising was not an option
 
 
 def context_after_raise(history: Sequence[ActionRecord], street: Street, seat: int) -> int:
@@ -76,13 +77,14 @@ def context_after_raise(history: Sequence[ActionRecord], street: Street, seat: i
     return min(len(raises) + (1 if street == Street.PREFLOP else 0) + 1, TWO_BETS)
 
 
-def read_moves(history: Sequence[ActionRecord]) -> list[Step]:
+def read_moves(history: Sequence[ActionRecord], cap: int | None = None) -> list[Step]:
     """Each action's context and move.
 
     The bets faced are those made on the street before the action (capped at two); a call
     that puts no chips in is a check and faces none, and a fold or a call of chips faces at
     least one. A player facing a raise after its own bet or raise on the street is
-    ``RAISED_BACK``.
+    ``RAISED_BACK``. With a limit ``cap`` (bets a round, the big blind counted pre-flop), a
+    call or fold facing a capped round is marked ``capped``: it chose only whether to go on.
 
     >>> from simulator import ActionRecord
     >>> h = [ActionRecord(0, Street.FLOP, ActionKind.CALL, None, 0),
@@ -99,6 +101,7 @@ def read_moves(history: Sequence[ActionRecord]) -> list[Step]:
         faced = min(bets[r.street], TWO_BETS)
         if (r.seat, r.street) in raised:
             faced = RAISED_BACK
+        capped = cap is not None and bets[r.street] >= cap
         if r.kind is ActionKind.FOLD:
             facing, move = max(faced, ONE_BET), FOLD
         elif r.kind is ActionKind.CALL:
@@ -107,7 +110,7 @@ def read_moves(history: Sequence[ActionRecord]) -> list[Step]:
             facing, move = faced, AGGRESSIVE
             bets[r.street] += 1
             raised.add((r.seat, r.street))
-        steps.append(Step(r.seat, r.street, facing, move))
+        steps.append(Step(r.seat, r.street, facing, move, capped and move != AGGRESSIVE))
     return steps
 
 
@@ -132,14 +135,25 @@ def value_histogram(v: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.bincount(bins, w / total if total > 0 else w, HIST_BINS)
 
 
-def histogram_quantile(hist: np.ndarray, q: float) -> float:
-    """The value below which a share ``q`` of the histogram's mass lies (linear in a bin).
+def ramp_threshold(hist: np.ndarray, share: float, sigma: float) -> float:
+    """The ``mu`` at which ``ramp(v, mu, sigma)`` averages ``share`` over a histogram of
+    hand values (bisection: the average falls as ``mu`` rises). With a share near 1 the
+    threshold goes below 0, so that even the weakest hands take the action, as they do.
 
-    >>> histogram_quantile(np.ones(HIST_BINS), 0.3)
-    0.3
+    >>> round(ramp_threshold(np.ones(HIST_BINS), 0.3, 0.1), 3)
+    0.7
+    >>> ramp_threshold(np.ones(HIST_BINS), 1.0, 0.1) < 0
+    True
     """
-    cdf = np.concatenate(([0.0], np.cumsum(hist)))
-    return float(np.interp(q * cdf[-1], cdf, _EDGES))
+    weights = hist / hist.sum()
+    low, high = -sigma, 1.0 + sigma
+    for _ in range(40):
+        mid = (low + high) / 2
+        if float(weights @ ramp(_CENTERS, mid, sigma)) > share:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
 
 
 class Tendencies:
@@ -158,6 +172,7 @@ class Tendencies:
         self.held = np.zeros((2, 4, HIST_BINS))  # [phase, facing] -> summed range histograms
         self.shown = np.zeros((2, 4, BINS, 2))  # [phase, facing, bin, passive/aggressive]
         self.bluffs = np.zeros(2)  # shown aggressive moves after the flop: [v < .5, all]
+        self._thresholds: dict[tuple[int, int], tuple[float, float]] = {}
 
     # --- learning ---------------------------------------------------------------------------
 
@@ -168,6 +183,7 @@ class Tendencies:
         self.moves[phase, facing, move] += 1
         if held is not None:
             self.held[phase, facing] += held
+        self._thresholds.pop((phase, facing), None)
 
     def reveal(self, phase: int, facing: int, move: int, v: float) -> None:
         """A non-folding move made with a hand of value ``v`` that was shown down."""
@@ -202,14 +218,18 @@ class Tendencies:
     def thresholds(self, phase: int, facing: int) -> tuple[float, float]:
         """The hand values below which it folds and above which it raises, in a context.
 
-        They are the quantiles, at its fold rate and one minus its raise rate, of the ranges
-        it held when it chose in that context (all hands, before any data): a player who
-        bets a third of the time from weak ranges has a lower bar than one who does so from
-        strong ranges.
+        They are set so that the ramps around them, averaged over the ranges it held when it
+        chose in that context (all hands alike before any data), give its fold and raise
+        rates: a player who bets a third of the time from weak ranges has a lower bar than
+        one who does so from strong ranges.
         """
-        fold, _, aggr = self.rates(phase, facing)
-        held = self.held[phase, facing] + self.prior_weight / HIST_BINS
-        return histogram_quantile(held, fold), histogram_quantile(held, 1.0 - aggr)
+        if (phase, facing) not in self._thresholds:
+            fold, _, aggr = self.rates(phase, facing)
+            held = self.held[phase, facing] + self.prior_weight / HIST_BINS
+            sigma = self.sigma[phase]
+            self._thresholds[phase, facing] = (ramp_threshold(held, 1.0 - fold, sigma),
+                                               ramp_threshold(held, aggr, sigma))
+        return self._thresholds[phase, facing]
 
     def _model(self, phase: int, facing: int, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The threshold model: P(not fold | v) and the share of raises among the rest."""
@@ -229,6 +249,11 @@ class Tendencies:
         n = seen.sum(axis=1)
         posterior = (seen[:, 1] + self.bin_prior * model) / (n + self.bin_prior)
         return np.where(mass > 0, posterior - model, 0.0)
+
+    def goes_on(self, phase: int, facing: int, v: np.ndarray) -> np.ndarray:
+        """P(not folding | v): all a call of a capped round tells, floored at 0.01."""
+        stays, _ = self._model(phase, facing, v)
+        return np.maximum(stays, _FLOOR)
 
     def likelihood(self, phase: int, facing: int, move: int, v: np.ndarray,
                    w: np.ndarray | None = None) -> np.ndarray:
