@@ -18,9 +18,9 @@ a player that bets a third of the time from weak ranges has a lower bar than one
 often from strong ones. Every hand the player shows corrects the model: per fifth of the
 ``v`` scale, the share of raises among the shown non-folding actions moves the model's share
 of raises there toward what was seen, by a beta-binomial update with ``bin_prior``
-pseudo-observations at the model's value. So a
-player who bets weak hands and is seen doing so keeps weak hands in its betting range, and a
-player who raises only the nuts narrows its range when it raises.
+pseudo-observations at the model's value. So a player who bets weak hands and is seen doing
+so keeps weak hands in its betting range, and a player who raises only the nuts narrows its
+range when it raises.
 
 >>> t = Tendencies()
 >>> t.rates(POSTFLOP, ONE_BET).round(2).tolist()
