@@ -52,6 +52,16 @@ def _free_mass(w: np.ndarray, card_mass: np.ndarray, index: np.ndarray, drawn: n
 
 
 @numba.njit(cache=True, nogil=True)
+def _free_card(deck: np.ndarray, n_deck: int, used: np.int64) -> np.int64:
+    """A card drawn uniformly from the deck's cards not in ``used`` (by rejection: at most 27
+    of the 50 are ever used)."""
+    while True:
+        c = deck[np.random.randint(0, n_deck)]
+        if not (used >> c) & 1:
+            return c
+
+
+@numba.njit(cache=True, nogil=True)
 def _draw(cdf: np.ndarray, w: np.ndarray, used: np.int64, hold_a: np.ndarray,
           hold_b: np.ndarray) -> int:
     """A holding from the weights ``w`` restricted to those free of ``used`` cards: by
@@ -127,21 +137,22 @@ def _equity_kernel(hole: np.ndarray, board: np.ndarray, w: np.ndarray, flat: np.
             if i and not flat[i]:
                 weight *= _free_mass(w[i], card_mass[i], index, drawn, 2 * i,
                                      totals[i]) / totals[i]
-            h = _draw(cdf[i], w[i], used, hold_a, hold_b) if weight > 0.0 else -1
-            if h < 0:
-                weight = 0.0
-                break
-            drawn[2 * i], drawn[2 * i + 1] = hold_a[h], hold_b[h]
-            used |= (np.int64(1) << hold_a[h]) | (np.int64(1) << hold_b[h])
+            if flat[i]:  # random hands: two free cards, cheaper than a search of the range
+                a = _free_card(deck, n_deck, used)
+                b = _free_card(deck, n_deck, used | (np.int64(1) << a))
+            else:
+                h = _draw(cdf[i], w[i], used, hold_a, hold_b) if weight > 0.0 else -1
+                if h < 0:
+                    weight = 0.0
+                    break
+                a, b = hold_a[h], hold_b[h]
+            drawn[2 * i], drawn[2 * i + 1] = a, b
+            used |= (np.int64(1) << a) | (np.int64(1) << b)
         if weight <= 0.0:
             continue
         for j in range(k, 5):
-            while True:
-                c = deck[np.random.randint(0, n_deck)]
-                if not (used >> c) & 1:
-                    break
-            full[j] = c
-            used |= np.int64(1) << c
+            full[j] = _free_card(deck, n_deck, used)
+            used |= np.int64(1) << full[j]
         row[2:] = full
         row[0], row[1] = hole[0], hole[1]
         mine = rank_row(row)
