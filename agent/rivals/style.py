@@ -7,8 +7,10 @@ top ``preflop_play`` share, and checks or folds the rest. After the flop its str
 equity against random hands of the live opponents times the players in the hand (1.0 is a
 fair share of the pot): it bets or raises at ``value`` or more, checks or calls at ``call``
 or more, else checks or folds; with probability ``bluff`` it bets or raises anyway. Each
-threshold moves by a uniform ``jitter`` drawn per decision from its seeded generator, so its
-play near a threshold is mixed. Every default is proposed here (no source fixes them).
+decision draws a uniform noise of up to ``jitter`` from its seeded generator and moves the
+thresholds by it (pre-flop on the percentile scale, after the flop in proportion to the
+threshold), so its play near a threshold is mixed. Every default is proposed here (no
+source fixes them).
 
 >>> bot = StyleBot(preflop_play=0.2, preflop_raise=0.05, seed=1)
 >>> bot.preflop_action(0.99), bot.preflop_action(0.85), bot.preflop_action(0.3)
