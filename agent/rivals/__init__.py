@@ -1,0 +1,18 @@
+"""The rival panel: independent bots the agent is measured against (DESIGN.md section 2).
+
+Each is registered by name in the ``holdem.bots`` entry-point group, takes a ``seed`` for
+its own generator, plays limit and no-limit (one bet in limit is a pot-sized bet in
+no-limit) at 2-10 seats:
+
+* ``mc`` (:mod:`agent.rivals.mc`): Monte-Carlo equity against random hands of the live
+  opponents; folds below the pot odds, raises at 1.5 / players or more, else calls.
+* ``rock`` (:mod:`agent.rivals.rock`): tight-passive; few hands, bets only strong ones.
+* ``maniac`` (:mod:`agent.rivals.maniac`): loose-aggressive; most hands, bets and bluffs often.
+* ``exploiter`` (:mod:`agent.rivals.exploiter`): adaptive, Vexbot's stand-in; learns each
+  opponent's folds, raises and shown bluffs within a block and prices its actions on them.
+
+Shared parts: the equity kernel (:mod:`agent.rivals.equity`), hand values on one 0..1 scale
+(:mod:`agent.rivals.hand_values`), bet sizes and pot odds (:mod:`agent.rivals.betting`), the
+style player behind ``rock`` and ``maniac`` (:mod:`agent.rivals.style`) and the exploiter's
+opponent statistics (:mod:`agent.rivals.tendencies`).
+"""

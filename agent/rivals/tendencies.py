@@ -1,0 +1,274 @@
+"""What the exploiter learns about one opponent: how often it folds, calls and raises, and
+with which hands, from the hands it has finished and the cards it showed.
+
+Each action is counted in its context: the phase (pre-flop, or after the flop) and the bets
+the player faced on the street (none, one, two or more; pre-flop the big blind is the first
+bet), with a context of its own for a player raised back after it bet or raised on the
+street, who folds far less than one facing two bets cold. A player facing a bet folds, calls
+(passive) or raises (aggressive); a player facing none checks (passive) or bets
+(aggressive). The rates are posterior means over a prior of ``prior_weight`` pseudo-actions
+at Papp's defaults (Table B.2: facing no bet 0/.5/.5, one .5/.3/.2, two or more .7/.2/.1;
+DESIGN.md section 6) and, raised back, .1/.6/.3 (proposed here).
+
+Which hands take which action: a threshold model (Papp's Loki-1, DESIGN.md section 6) puts the
+folds below one hand value ``v`` (``agent.rivals.hand_values``) and the raises above another,
+with a linear ramp of half-width ``sigma`` around each. The thresholds are set so that the
+ranges the player held when it chose (as the exploiter modelled them) reproduce its rates:
+a player that bets a third of the time from weak ranges has a lower bar than one betting as
+often from strong ones. Every hand the player shows corrects the model: per fifth of the
+``v`` scale, the share of raises among the shown non-folding actions moves the model's share
+of raises there toward what was seen, by a beta-binomial update with ``bin_prior``
+pseudo-observations at the model's value. So a player who bets weak hands and is seen doing
+so keeps weak hands in its betting range, and a player who raises only the nuts narrows its
+range when it raises.
+
+>>> t = Tendencies()
+>>> t.rates(POSTFLOP, ONE_BET).round(2).tolist()
+[0.5, 0.3, 0.2]
+>>> for _ in range(30):
+...     t.count(POSTFLOP, ONE_BET, FOLD)
+>>> round(t.fold_to_bet(POSTFLOP), 2)
+0.88
+>>> v = np.array([0.05, 0.5, 0.95])
+>>> t.likelihood(POSTFLOP, ONE_BET, FOLD, v).round(2).tolist()
+[1.0, 1.0, 0.33]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulator import ActionKind, ActionRecord, Street
+
+PREFLOP, POSTFLOP = 0, 1
+FREE, ONE_BET, TWO_BETS, RAISED_BACK = 0, 1, 2, 3  # the contexts (see the module doc)
+FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2
+MOVE_NAMES = ("fold", "passive", "aggressive")
+
+BINS = 5  # the v scale in fifths: enough resolution, and data for each within a block
+HIST_BINS = 50  # the resolution of the ranges' value histograms that place the thresholds
+_CENTERS = (np.arange(HIST_BINS) + 0.5) / HIST_BINS
+_FLOOR = 0.01  # no hand is ever ruled out (Papp's floor on re-weighted weights)
+
+
+def phase_of(street: Street | int) -> int:
+    return PREFLOP if street == Street.PREFLOP else POSTFLOP
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action read as a move in its context."""
+
+    seat: int
+    street: Street
+    facing: int  # FREE, ONE_BET, TWO_BETS or RAISED_BACK
+    move: int
+    capped: bool = False  # facing a capped round: raising was not an option
+
+
+def context_after_raise(history: Sequence[ActionRecord], street: Street, seat: int) -> int:
+    """The context ``seat`` will be in when we bet or raise now on ``street``."""
+    raises = [r.seat for r in history if r.street == street and r.kind is ActionKind.RAISE]
+    if seat in raises:
+        return RAISED_BACK
+    return min(len(raises) + (1 if street == Street.PREFLOP else 0) + 1, TWO_BETS)
+
+
+def read_moves(history: Sequence[ActionRecord], cap: int | None = None) -> list[Step]:
+    """Each action's context and move.
+
+    The bets faced are those made on the street before the action (capped at two); a call
+    that puts no chips in is a check and faces none, and a fold or a call of chips faces at
+    least one. A player facing a raise after its own bet or raise on the street is
+    ``RAISED_BACK``. With a limit ``cap`` (bets a round, the big blind counted pre-flop), a
+    call or fold facing a capped round is marked ``capped``: it chose only whether to go on.
+
+    >>> from simulator import ActionRecord
+    >>> h = [ActionRecord(0, Street.FLOP, ActionKind.CALL, None, 0),
+    ...      ActionRecord(1, Street.FLOP, ActionKind.RAISE, 4, 4),
+    ...      ActionRecord(0, Street.FLOP, ActionKind.RAISE, 8, 8),
+    ...      ActionRecord(1, Street.FLOP, ActionKind.FOLD, None, 0)]
+    >>> [(s.facing, MOVE_NAMES[s.move]) for s in read_moves(h)]
+    [(0, 'passive'), (0, 'aggressive'), (1, 'aggressive'), (3, 'fold')]
+    """
+    steps: list[Step] = []
+    bets = {street: (1 if street == Street.PREFLOP else 0) for street in Street}
+    raised: set[tuple[int, Street]] = set()
+    for r in history:
+        faced = min(bets[r.street], TWO_BETS)
+        if (r.seat, r.street) in raised:
+            faced = RAISED_BACK
+        capped = cap is not None and bets[r.street] >= cap
+        if r.kind is ActionKind.FOLD:
+            facing, move = max(faced, ONE_BET), FOLD
+        elif r.kind is ActionKind.CALL:
+            facing, move = (max(faced, ONE_BET) if r.added > 0 else FREE), PASSIVE
+        else:
+            facing, move = faced, AGGRESSIVE
+            bets[r.street] += 1
+            raised.add((r.seat, r.street))
+        steps.append(Step(r.seat, r.street, facing, move, capped and move != AGGRESSIVE))
+    return steps
+
+
+def ramp(v: np.ndarray, mu: float, sigma: float) -> np.ndarray:
+    """Papp's threshold factor: 0 below ``mu - sigma``, 1 above ``mu + sigma``, linear
+    between (DESIGN.md section 6 test vector: mu .6, sigma .2).
+
+    >>> ramp(np.array([0.35, 0.45, 0.6, 0.75, 0.85]), 0.6, 0.2).round(6).tolist()
+    [0.0, 0.125, 0.5, 0.875, 1.0]
+    """
+    return np.clip((v - mu + sigma) / (2 * sigma), 0.0, 1.0)
+
+
+def value_histogram(v: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The share of a range's weight in each of ``HIST_BINS`` equal bins of hand value.
+
+    >>> value_histogram(np.array([0.01, 0.5, 0.99]), np.array([1.0, 2.0, 1.0]))[[0, 25, 49]]
+    array([0.25, 0.5 , 0.25])
+    """
+    bins = np.minimum((v * HIST_BINS).astype(int), HIST_BINS - 1)
+    total = w.sum()
+    return np.bincount(bins, w / total if total > 0 else w, HIST_BINS)
+
+
+def ramp_threshold(hist: np.ndarray, share: float, sigma: float) -> float:
+    """The ``mu`` at which ``ramp(v, mu, sigma)`` averages ``share`` over a histogram of
+    hand values (bisection: the average falls as ``mu`` rises). With a share near 1 the
+    threshold goes below 0, so that even the weakest hands take the action, as they do.
+
+    >>> round(ramp_threshold(np.ones(HIST_BINS), 0.3, 0.1), 3)
+    0.7
+    >>> ramp_threshold(np.ones(HIST_BINS), 1.0, 0.1) < 0
+    True
+    """
+    weights = hist / hist.sum()
+    low, high = -sigma, 1.0 + sigma
+    for _ in range(40):
+        mid = (low + high) / 2
+        if float(weights @ ramp(_CENTERS, mid, sigma)) > share:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+class Tendencies:
+    """One opponent's counts (see the module doc). ``sigma`` is the ramp's half-width per
+    phase (pre-flop, after the flop); every default is proposed here except the prior rates."""
+
+    PRIOR_RATES = np.array([[0.0, 0.5, 0.5], [0.5, 0.3, 0.2], [0.7, 0.2, 0.1],
+                            [0.1, 0.6, 0.3]])  # [facing] -> fold, passive, aggressive
+
+    def __init__(self, prior_weight: float = 10.0, bin_prior: float = 4.0,
+                 sigma: tuple[float, float] = (0.1, 0.2)) -> None:
+        self.prior_weight = float(prior_weight)
+        self.bin_prior = float(bin_prior)
+        self.sigma = tuple(float(s) for s in sigma)
+        self.moves = np.zeros((2, 4, 3))  # [phase, facing, move]
+        self.held = np.zeros((2, 4, HIST_BINS))  # [phase, facing] -> summed range histograms
+        self.shown = np.zeros((2, 4, BINS, 2))  # [phase, facing, bin, passive/aggressive]
+        self.bluffs = np.zeros(2)  # shown aggressive moves after the flop: [v < .5, all]
+        self._thresholds: dict[tuple[int, int], tuple[float, float]] = {}
+
+    # --- learning ---------------------------------------------------------------------------
+
+    def count(self, phase: int, facing: int, move: int,
+              held: np.ndarray | None = None) -> None:
+        """One move; ``held`` is the value histogram of the range it was made from, as we
+        modelled it then (``value_histogram``)."""
+        self.moves[phase, facing, move] += 1
+        if held is not None:
+            self.held[phase, facing] += held
+        self._thresholds.pop((phase, facing), None)
+
+    def reveal(self, phase: int, facing: int, move: int, v: float) -> None:
+        """A non-folding move made with a hand of value ``v`` that was shown down."""
+        if move == FOLD:
+            return
+        j = min(int(v * BINS), BINS - 1)
+        self.shown[phase, facing, j, move - 1] += 1
+        if phase == POSTFLOP and move == AGGRESSIVE:
+            self.bluffs += (1.0 if v < 0.5 else 0.0, 1.0)
+
+    # --- what it knows ----------------------------------------------------------------------
+
+    def rates(self, phase: int, facing: int) -> np.ndarray:
+        """Posterior mean (fold, passive, aggressive) in a context."""
+        counts = self.moves[phase, facing] + self.prior_weight * self.PRIOR_RATES[facing]
+        return counts / counts.sum()
+
+    def fold_to_bet(self, phase: int = POSTFLOP, facing: int = ONE_BET) -> float:
+        return float(self.rates(phase, facing)[FOLD])
+
+    def aggression(self, phase: int = POSTFLOP) -> float:
+        """The share of raises among the actions that do not fold, all contexts pooled."""
+        prior = self.prior_weight * self.PRIOR_RATES.sum(axis=0)
+        counts = self.moves[phase].sum(axis=0) + prior
+        return float(counts[AGGRESSIVE] / (counts[PASSIVE] + counts[AGGRESSIVE]))
+
+    def bluff_rate(self) -> float:
+        """The share of hands below the median among the bets and raises after the flop
+        that were shown down (prior: 1 in 5, with 5 pseudo-observations)."""
+        return float((self.bluffs[0] + 1.0) / (self.bluffs[1] + 5.0))
+
+    def thresholds(self, phase: int, facing: int) -> tuple[float, float]:
+        """The hand values below which it folds and above which it raises, in a context.
+
+        They are set so that the ramps around them, averaged over the ranges it held when it
+        chose in that context (all hands alike before any data), give its fold and raise
+        rates: a player who bets a third of the time from weak ranges has a lower bar than
+        one who does so from strong ranges.
+        """
+        if (phase, facing) not in self._thresholds:
+            fold, _, aggr = self.rates(phase, facing)
+            held = self.held[phase, facing] + self.prior_weight / HIST_BINS
+            sigma = self.sigma[phase]
+            self._thresholds[phase, facing] = (ramp_threshold(held, 1.0 - fold, sigma),
+                                               ramp_threshold(held, aggr, sigma))
+        return self._thresholds[phase, facing]
+
+    def _model(self, phase: int, facing: int, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The threshold model: P(not fold | v) and the share of raises among the rest."""
+        fold_below, raise_above = self.thresholds(phase, facing)
+        sigma = self.sigma[phase]
+        stays = ramp(v, fold_below, sigma) if facing != FREE else np.ones_like(v)
+        raises = ramp(v, raise_above, sigma)
+        share = np.divide(raises, stays, out=np.zeros_like(v), where=stays > 0)
+        return stays, np.minimum(share, 1.0)
+
+    def _shift(self, phase: int, facing: int, bins: np.ndarray, stays: np.ndarray,
+               share: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """Per bin of ``v``: how far the shown hands move the model's share of raises."""
+        mass = np.bincount(bins, w * stays, BINS)
+        model = np.bincount(bins, w * stays * share, BINS) / np.maximum(mass, 1e-300)
+        seen = self.shown[phase, facing]
+        n = seen.sum(axis=1)
+        posterior = (seen[:, 1] + self.bin_prior * model) / (n + self.bin_prior)
+        return np.where(mass > 0, posterior - model, 0.0)
+
+    def goes_on(self, phase: int, facing: int, v: np.ndarray) -> np.ndarray:
+        """P(not folding | v): all a call of a capped round tells, floored at 0.01."""
+        stays, _ = self._model(phase, facing, v)
+        return np.maximum(stays, _FLOOR)
+
+    def likelihood(self, phase: int, facing: int, move: int, v: np.ndarray,
+                   w: np.ndarray | None = None) -> np.ndarray:
+        """P(this move | hand value v) for each holding of a range with weights ``w``
+        (None: all holdings alike; the weights only set how the shown hands correct the
+        model), floored at 0.01."""
+        w = np.ones_like(v) if w is None else w
+        stays, share = self._model(phase, facing, v)
+        bins = np.minimum((v * BINS).astype(int), BINS - 1)
+        share = np.clip(share + self._shift(phase, facing, bins, stays, share, w)[bins],
+                        0.0, 1.0)
+        if move == FOLD:
+            p = 1.0 - stays
+        elif move == AGGRESSIVE:
+            p = stays * share
+        else:
+            p = stays * (1.0 - share)
+        return np.maximum(p, _FLOOR)
