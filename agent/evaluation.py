@@ -84,6 +84,9 @@ class EvaluationParams(BaseModel):
     """Chance that we give up when we face a bet later while behind."""
     call_margin: float = Field(gt=0, le=1)
     """Width of the soft pot-odds threshold by which we decide to call a later bet."""
+    fold_value: float = Field(ge=0, le=1)
+    """Hand value (EHS' against anyone) below which an opponent's holding may fold to a bet:
+    an opponent folds at most the share of its range below it."""
     size_fold_exponent: float = Field(ge=0, le=3)
     """No-limit: how much more often opponents fold to bigger bets (0: not at all)."""
     nolimit_sizes: Annotated[tuple[Annotated[float, Field(gt=0)], ...],

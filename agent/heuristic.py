@@ -43,6 +43,7 @@ from agent.strength.against import TableStrength, hs_against, strength_against, 
 from agent.strength.ehs import ehs_formulas
 from agent.strength.values import BoardValues, board_values
 from agent.traces import TraceWriter, trace_path
+from agent.trust import RangeTrust, mixed, shown_likelihoods
 from simulator import (
     Action,
     ActionKind,
@@ -78,6 +79,7 @@ class HeuristicAgent(BaseBot):
         self.rng = np.random.default_rng(seed)
         self.modeller = OpponentModeller(self.params.modeller_params(), mode=self.params.model)
         self.expert = PreflopExpert(self.params.preflop_params())
+        self.trust = RangeTrust(self.params.trust.prior, self.params.trust.prior_weight)
         self.context: BotContext | None = None
         self._tracer: TraceWriter | None = None
         self._raisers: dict[int, int] = {}  # street -> seat of its last bet or raise
@@ -102,6 +104,8 @@ class HeuristicAgent(BaseBot):
                                                   context.permutation))
 
     def observe(self, event: Event) -> None:
+        if isinstance(event, Showdown) and self.context is not None:
+            self._learn_trust(event)
         self.modeller.observe(event)
         if isinstance(event, HandStarted):
             self._raisers = {}
@@ -110,6 +114,17 @@ class HeuristicAgent(BaseBot):
             self._raisers[int(event.record.street)] = event.record.seat
         if self._tracer is not None:
             self._trace_hand(event)
+
+    def _learn_trust(self, event: Showdown) -> None:
+        """Score the weights each opponent had against the holding it showed."""
+        us = self.context.seat if self.context is not None else -1
+        for seat, cards in event.shown.items():
+            if seat == us or not self._names:
+                continue
+            weights = self.modeller.weights(seat)
+            p_w, p_u = shown_likelihoods(weights, int(HOLDING_INDEX[cards[0], cards[1]]))
+            if p_u > 0:
+                self.trust.add(self._names[seat], p_w, p_u)
 
     def _trace_hand(self, event: Event) -> None:
         """Keep the hand's public course, and write it out as the hand's last trace record."""
@@ -156,14 +171,21 @@ class HeuristicAgent(BaseBot):
     def _postflop(self, obs: Observation) -> Action:
         seat = obs.seat
         opponents = [s for s in range(obs.num_seats) if obs.active[s] and s != seat]
-        weights = [self.modeller.weights(s) for s in opponents]
+        trust = [self.trust.alpha(self._names[s]) if self._names else self.trust.prior
+                 for s in opponents]
+        weights = [mixed(self.modeller.weights(s), a) for s, a in zip(opponents, trust,
+                                                                      strict=True)]
         strength = strength_against(obs.hole_cards, obs.board, weights, self.params.lookahead)
         spot = _spot(obs, opponents)
         cands = candidates(spot, obs.legal, self.params.evaluation.nolimit_sizes)
         values = board_values(obs.board)
         hero = int(HOLDING_INDEX[obs.hole_cards[0], obs.hole_cards[1]])
+        weak_value = self.params.evaluation.fold_value
+        weak = [float(w[values.ehs_prime < weak_value].sum() / max(w.sum(), 1e-12))
+                for w in weights]
         estimates = [self._estimate(obs, spot, c, strength, opponents, weights, values,
-                                    float(values.ehs_prime[hero])) for c in cands]
+                                    float(values.ehs_prime[hero]), weak, trust)
+                     for c in cands]
         worth = [e.value for e in estimates]
         continuing = spot.to_call == 0 and self._raisers.get(int(obs.street) - 1) == seat
         free = next((i for i, c in enumerate(cands) if c.kind == "check"), None)
@@ -182,17 +204,18 @@ class HeuristicAgent(BaseBot):
 
     def _estimate(self, obs: Observation, spot: Spot, candidate: Candidate,
                   strength: TableStrength, opponents: list[int], weights: list[np.ndarray],
-                  values: BoardValues, our_value: float) -> EParams:
+                  values: BoardValues, our_value: float, weak: list[float],
+                  trust: list[float]) -> EParams:
         if candidate.kind == "fold":
             return FOLD_NOW
-        facing = (1 if candidate.kind == "bet" else 2) if candidate.aggressive else 0
-        tendencies = [OpponentTendency(*self.modeller.frequencies(s, obs.street, facing))
-                      for s in opponents]
+        tendencies = [self._tendency(obs, s, candidate.aggressive, share)
+                      for s, share in zip(opponents, weak, strict=True)]
         p_win = strength.ehs
         p_called = p_win
         if candidate.aggressive:
-            callers = [top_share(w, values.order, 1.0 - t.fold)
-                       for w, t in zip(weights, tendencies, strict=True)]
+            # an opponent calls with the top of its range as far as its bets are trusted
+            callers = [a * top_share(w, values.order, 1.0 - t.fold) + (1 - a) * (1.0 - t.fold) * w
+                       for w, t, a in zip(weights, tendencies, trust, strict=True)]
             hs_called = hs_against(obs.hole_cards, obs.board, callers)
             p_called = ehs_formulas(hs_called, strength.ppot, strength.npot)[0]
         params = self.params.evaluation
@@ -207,6 +230,20 @@ class HeuristicAgent(BaseBot):
             return guess
         return chain_params(answer, guess, candidate, obs.contributions[obs.seat],
                             p_called if candidate.aggressive else p_win, our_value, params)
+
+    def _tendency(self, obs: Observation, seat: int, aggressive: bool,
+                  weak_share: float) -> OpponentTendency:
+        """How the opponent in ``seat`` answers our action: its frequencies in the context our
+        action leaves it (a bet or raise adds a bet to call), with its fold rate capped by the
+        share of its range that is weak (``evaluation.fold_value``): a range the modeller has
+        narrowed to strong hands by its bets does not fold, whatever the generic rates say."""
+        facing = min(self.modeller.bets_to_call(seat) + (1 if aggressive else 0), 2)
+        fold, call, raise_ = self.modeller.frequencies(seat, obs.street, facing)
+        if aggressive and fold > weak_share:
+            rest = call + raise_
+            keep = (1.0 - weak_share) / rest if rest > 0 else 0.0
+            return OpponentTendency(weak_share, call * keep, raise_ * keep)
+        return OpponentTendency(fold, call, raise_)
 
     def _record(self, obs: Observation, detail: dict[str, Any], action: Action
                 ) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from agent.evaluation import EvaluationParams
 from agent.modeller import ModellerParams
 from agent.preflop.params import PreflopParams, load_preflop_params
 from agent.selector import SelectorParams
+from agent.trust import TrustParams
 from simulator import HoldemError
 from simulator.arena.validation import ValidationInputError, read_yaml, validation_message
 
@@ -55,6 +56,7 @@ class AgentParams(BaseModel):
     lookahead: Literal[1, 2]
     evaluation: EvaluationParams
     selector: SelectorParams
+    trust: TrustParams
     modeller: dict[str, Any]
     preflop: dict[str, Any]
 
