@@ -30,7 +30,7 @@ import numpy as np
 from agent.strength.errors import StrengthError
 from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS, format_cards
 from simulator.core.errors import CardError
-from simulator.core.hand_ranks import rank_row
+from simulator.core.hand_ranks import rank_summary
 
 AHEAD, TIED, BEHIND = 0, 1, 2
 
@@ -48,28 +48,53 @@ def _rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
     """``out[r, h]``: rank of holding h on ``board + runouts[r]``; 0 where h shares a card.
 
     ``runouts`` has shape (n, m) with m = 0, 1 or 2 extra cards per row.
+
+    Without a flush only the ranks of the cards matter, so each row ranks the 91 pairs of
+    hole-card ranks once and the holdings look theirs up; only a holding that makes a flush
+    (five of a suit: the board holds three or more of it) is ranked on its own. The sums are
+    ``rank_summary``'s, so the ranks are the evaluator's exactly.
     """
     k = board.shape[0]
     m = runouts.shape[1]
-    row = np.empty(k + m + 2, dtype=np.int64)
+    total = k + m + 2
     board_mask = np.int64(0)
+    b_cnt, b_sc, b_sm = np.int64(0), np.int64(0), np.int64(0)
     for j in range(k):
-        row[j + 2] = board[j]
-        board_mask |= np.int64(1) << board[j]
+        c = np.int64(board[j])
+        board_mask |= np.int64(1) << c
+        b_cnt += np.int64(1) << (3 * (c >> 2))
+        b_sc += np.int64(1) << (4 * (c & 3))
+        b_sm |= np.int64(1) << (16 * (c & 3) + (c >> 2))
+    pair = np.zeros((13, 13), dtype=np.int64)
     for r in range(runouts.shape[0]):
-        dead = board_mask
+        dead, cnt, sc, sm = board_mask, b_cnt, b_sc, b_sm
         for j in range(m):
-            row[k + 2 + j] = runouts[r, j]
-            dead |= np.int64(1) << runouts[r, j]
+            c = np.int64(runouts[r, j])
+            dead |= np.int64(1) << c
+            cnt += np.int64(1) << (3 * (c >> 2))
+            sc += np.int64(1) << (4 * (c & 3))
+            sm |= np.int64(1) << (16 * (c & 3) + (c >> 2))
+        for lo in range(13):
+            for hi in range(lo, 13):
+                both = (np.int64(1) << (3 * lo)) + (np.int64(1) << (3 * hi))
+                # a rank already four times on the board: every such holding is dead
+                if ((cnt >> (3 * lo)) & 7) + (2 if lo == hi else 1) <= 4 and (
+                        (cnt >> (3 * hi)) & 7) < 4:
+                    pair[lo, hi] = rank_summary(cnt + both, np.int64(0), np.int64(0), total)
         for h in range(hold_a.shape[0]):
-            a = hold_a[h]
-            b = hold_b[h]
+            a = np.int64(hold_a[h])
+            b = np.int64(hold_b[h])
             if (dead >> a) & 1 or (dead >> b) & 1:
                 out[r, h] = 0
                 continue
-            row[0] = a
-            row[1] = b
-            out[r, h] = rank_row(row)
+            h_sc = sc + (np.int64(1) << (4 * (a & 3))) + (np.int64(1) << (4 * (b & 3)))
+            if (h_sc + 0x3333) & 0x8888:  # five of a suit
+                h_cnt = cnt + (np.int64(1) << (3 * (a >> 2))) + (np.int64(1) << (3 * (b >> 2)))
+                h_sm = (sm | (np.int64(1) << (16 * (a & 3) + (a >> 2)))
+                        | (np.int64(1) << (16 * (b & 3) + (b >> 2))))
+                out[r, h] = rank_summary(h_cnt, h_sc, h_sm, total)
+            else:
+                out[r, h] = pair[a >> 2, b >> 2]
 
 
 @numba.njit(cache=True, nogil=True)
