@@ -23,11 +23,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from agent.strength.board_table import BoardTable, board_table
 from agent.strength.ehs import EHS, ehs_formulas, hs_from_sums, potentials_from_hp
 from agent.strength.errors import RangeError
+from agent.strength.numpy_sums import pairwise_sum
 from simulator.core.cards import HOLDING_INDEX
 
 
@@ -47,12 +49,13 @@ class TableStrength:
                    self.ppot, self.npot, len(self.hs))
 
 
-def _live(table: BoardTable, hero: int, weights: np.ndarray) -> np.ndarray:
-    w = table.effective_weights(weights, hero)
-    if not w.sum() > 0:
+def _live(table: BoardTable, hero: int, weights: np.ndarray) -> tuple[np.ndarray, float]:
+    """The weights free of clashes, and their sum."""
+    w, total = table.live_weights(weights, hero)
+    if not total > 0:
         # an opponent whose every holding is ruled out: fall back to a uniform range
-        w = table.effective_weights(None, hero)
-    return w
+        w, total = table.live_weights(None, hero)
+    return w, total
 
 
 def strength_against(hole: Sequence[int], board: Sequence[int],
@@ -64,12 +67,12 @@ def strength_against(hole: Sequence[int], board: Sequence[int],
     table = board_table(board)
     hero = int(HOLDING_INDEX[hole[0], hole[1]])
     live = [_live(table, hero, w) for w in weights]
-    hs = tuple(hs_from_sums(*table.strength_sums(hero, w)) for w in live)
+    hs = tuple(hs_from_sums(*table.strength_sums(hero, w)) for w, _ in live)
     hs_n = float(np.prod(hs))
     look = min(lookahead, table.cards_to_come)
     ppot = npot = 0.0
     if look:
-        field = sum(w / w.sum() for w in live) / len(live)
+        field = sum(w / total for w, total in live) / len(live)
         ppot, npot = potentials_from_hp(table.hp_matrix(hero, field, look))
     ehs, ehs_opt = ehs_formulas(hs_n, ppot, npot)
     return TableStrength(hs, hs_n, ppot, npot, ehs, ehs_opt)
@@ -87,14 +90,30 @@ def top_share(weights: np.ndarray, order: np.ndarray, keep: float) -> np.ndarray
     [0.0, 1.0, 0.5, 1.0]
     """
     keep = min(max(keep, 0.0), 1.0)
-    mass = weights[order]
-    total = float(mass.sum())
-    out = np.zeros_like(weights)
-    if total <= 0:
-        return out
-    cum = np.cumsum(mass)
-    out[order] = np.clip(keep * total - (cum - mass), 0.0, mass)
+    out = np.zeros(len(weights))
+    _top_share_kernel(np.asarray(weights, dtype=np.float64), np.asarray(order, dtype=np.int64),
+                      keep, out)
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _top_share_kernel(weights: np.ndarray, order: np.ndarray, keep: float,
+                      out: np.ndarray) -> None:
+    """``out[order]``: ``clip(keep * total - (cumsum - mass), 0, mass)`` of the masses in
+    ``order``, with numpy's sum and clip, so the floats are those of the numpy expression."""
+    m = order.shape[0]
+    mass = np.empty(m)
+    for i in range(m):
+        mass[i] = weights[order[i]]
+    total = pairwise_sum(mass, 0, m)
+    if not total > 0:
+        return
+    cum = 0.0
+    for i in range(m):
+        cum += mass[i]
+        x = keep * total - (cum - mass[i])
+        x = x if x > 0.0 else 0.0
+        out[order[i]] = x if x < mass[i] else mass[i]
 
 
 def hs_against(hole: Sequence[int], board: Sequence[int],
@@ -102,5 +121,5 @@ def hs_against(hole: Sequence[int], board: Sequence[int],
     """HS_n only (the product over opponents), for ranges narrowed to their callers."""
     table = board_table(board)
     hero = int(HOLDING_INDEX[hole[0], hole[1]])
-    return float(np.prod([hs_from_sums(*table.strength_sums(hero, _live(table, hero, w)))
+    return float(np.prod([hs_from_sums(*table.strength_sums(hero, _live(table, hero, w)[0]))
                           for w in weights]))

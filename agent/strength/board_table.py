@@ -27,7 +27,8 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from agent.strength.errors import StrengthError
+from agent.strength.errors import RangeError, StrengthError
+from agent.strength.numpy_sums import pairwise_sum
 from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS, format_cards
 from simulator.core.errors import CardError
 from simulator.core.hand_ranks import rank_summary
@@ -37,6 +38,7 @@ AHEAD, TIED, BEHIND = 0, 1, 2
 # Holding cards as int64 once, so the kernels index them without conversions.
 _HOLD_A = HOLDINGS[:, 0].astype(np.int64)
 _HOLD_B = HOLDINGS[:, 1].astype(np.int64)
+_ONES = np.ones(NUM_HOLDINGS)
 
 
 # --- kernels --------------------------------------------------------------------------------
@@ -183,6 +185,44 @@ def _hs_all_kernel(ranks: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
         start = end
 
 
+@numba.njit(cache=True, nogil=True)
+def _effective_kernel(ranks: np.ndarray, w: np.ndarray, hero_a: int, hero_b: int,
+                      hold_a: np.ndarray, hold_b: np.ndarray, out: np.ndarray) -> float:
+    """``out``: ``w`` with the holdings that clash with the board or the hero's cards (none
+    when ``hero_a`` is -1) set to 0; returns its sum (numpy's summation order)."""
+    for h in range(out.shape[0]):
+        a = hold_a[h]
+        b = hold_b[h]
+        if ranks[h] == 0 or a == hero_a or a == hero_b or b == hero_a or b == hero_b:
+            out[h] = 0.0
+        else:
+            out[h] = w[h]
+    return pairwise_sum(out, 0, out.shape[0])
+
+
+@numba.njit(cache=True, nogil=True)
+def _strength_sums_kernel(ranks: np.ndarray, mine: int, w: np.ndarray, buf: np.ndarray,
+                          out: np.ndarray) -> None:
+    """``out``: the weights of the holdings ranked worse than, as, and better than ``mine``
+    (rank 0, a clash, is none of them), each summed as numpy sums ``w[mask]``."""
+    n = ranks.shape[0]
+    ahead, tied, behind = 0, n, 2 * n
+    for h in range(n):
+        r = ranks[h]
+        if r > mine:
+            buf[ahead] = w[h]
+            ahead += 1
+        elif r == mine:
+            buf[tied] = w[h]
+            tied += 1
+        elif r > 0:
+            buf[behind] = w[h]
+            behind += 1
+    out[0] = pairwise_sum(buf, 0, ahead)
+    out[1] = pairwise_sum(buf, n, tied - n)
+    out[2] = pairwise_sum(buf, 2 * n, behind - 2 * n)
+
+
 # --- the table ------------------------------------------------------------------------------
 
 
@@ -238,12 +278,19 @@ class BoardTable:
     def effective_weights(self, weights: np.ndarray | None, hero: int | None = None
                           ) -> np.ndarray:
         """Weights with the holdings that clash with the board (and the hero) set to 0."""
-        w = np.ones(NUM_HOLDINGS) if weights is None else np.array(weights, dtype=np.float64)
-        w[self.ranks == 0] = 0.0
-        if hero is not None:
-            a, b = _HOLD_A[hero], _HOLD_B[hero]
-            w[(_HOLD_A == a) | (_HOLD_A == b) | (_HOLD_B == a) | (_HOLD_B == b)] = 0.0
-        return w
+        return self.live_weights(weights, hero)[0]
+
+    def live_weights(self, weights: np.ndarray | None, hero: int | None = None
+                     ) -> tuple[np.ndarray, float]:
+        """``effective_weights`` and their sum (as ``effective_weights(...).sum()``)."""
+        w = _ONES if weights is None else np.asarray(weights, dtype=np.float64)
+        if w.shape != (NUM_HOLDINGS,):
+            raise RangeError(f"bad weights: expected {NUM_HOLDINGS} values, got shape "
+                             f"{w.shape}")
+        a, b = (-1, -1) if hero is None else (int(_HOLD_A[hero]), int(_HOLD_B[hero]))
+        out = np.empty(NUM_HOLDINGS)
+        total = _effective_kernel(self.ranks, w, a, b, _HOLD_A, _HOLD_B, out)
+        return out, total
 
     def _check_hero(self, hero: int) -> None:
         if self.ranks[hero] == 0:
@@ -255,12 +302,14 @@ class BoardTable:
         ``w`` must already be free of clashes (see ``effective_weights``).
         """
         self._check_hero(hero)
-        mine = self.ranks[hero]
-        theirs = self.ranks
-        ahead = float(w[theirs > mine].sum())
-        tied = float(w[theirs == mine].sum())
-        behind = float(w[(theirs < mine) & (theirs > 0)].sum())
-        return ahead, tied, behind
+        w = np.asarray(w, dtype=np.float64)
+        if w.shape != (NUM_HOLDINGS,):
+            raise RangeError(f"bad weights: expected {NUM_HOLDINGS} values, got shape "
+                             f"{w.shape}")
+        out = np.empty(3)
+        _strength_sums_kernel(self.ranks, int(self.ranks[hero]), w,
+                              np.empty(3 * NUM_HOLDINGS), out)
+        return float(out[0]), float(out[1]), float(out[2])
 
     def hp_matrix(self, hero: int, w: np.ndarray, lookahead: int = 1) -> np.ndarray:
         """The 3x3 matrix ``HP[now][final]`` (ahead, tied, behind) in runout units."""
