@@ -236,7 +236,7 @@ class OpponentModeller:
             return self._preflop_table()
         if hand.values_street != street:
             bv = board_values(hand.tracker.board)
-            hand.values = np.nan_to_num(bv.ehs_prime, nan=0.0)
+            hand.values = bv.weighing
             hand.order = bv.order
             hand.values_street = street
         return hand.values, hand.order, None

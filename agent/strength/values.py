@@ -274,7 +274,8 @@ class BoardValues:
     """EHS' of every holding on one board, with its parts (all (1326,), NaN on clashes).
 
     ``order`` lists the live holdings from the highest value to the lowest, so a weighted
-    quantile of the values is a cumulative sum away (the threshold re-weighting's mu).
+    quantile of the values is a cumulative sum away (the threshold re-weighting's mu);
+    ``weighing`` is ``ehs_prime`` with 0 instead of NaN, as re-weighting reads it.
     """
 
     board: tuple[int, ...]
@@ -282,6 +283,7 @@ class BoardValues:
     ppot: np.ndarray
     ehs_prime: np.ndarray
     order: np.ndarray
+    weighing: np.ndarray
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -319,7 +321,8 @@ def _compute(board: tuple[int, ...]) -> BoardValues:
     ppot[now == 0] = np.nan
     ehs_prime = hs + (1 - hs) * ppot
     by_value = live[np.argsort(-ehs_prime[live], kind="stable")]
-    return BoardValues(board, hs, _read_only(ppot), _read_only(ehs_prime), _read_only(by_value))
+    return BoardValues(board, hs, _read_only(ppot), _read_only(ehs_prime), _read_only(by_value),
+                       _read_only(np.nan_to_num(ehs_prime, nan=0.0)))
 
 
 @lru_cache(maxsize=256)  # about 40 KB a board
