@@ -86,13 +86,21 @@ def encode(chain: Chain, perspectives: Sequence[int]) -> np.ndarray:
     A perspective is the seat of the opponent in role 1, or -1 for the generic store (every
     opponent in role 1).
     """
-    return _encode(chain.kind, chain.size, chain.position, chain.seat, chain.street, chain.us,
-                   chain.players, np.asarray(perspectives, dtype=np.int64))
+    rows = np.stack([chain.kind, chain.size, chain.position, chain.seat, chain.street]
+                    ).astype(np.int64).reshape(5, -1)
+    return encode_rows(rows, chain.us, chain.players, perspectives)
+
+
+def encode_rows(rows: np.ndarray, us: int, players: int,
+                perspectives: Sequence[int] | np.ndarray) -> np.ndarray:
+    """``encode`` of a chain given as a (5, k) int64 array of its kind, size, position, seat
+    and street rows (the modeller keeps its hand that way: no Chain to build per query)."""
+    return _encode(rows, us, players, np.asarray(perspectives, dtype=np.int64))
 
 
 @numba.njit(cache=True, nogil=True)
-def _encode(kind: np.ndarray, size: np.ndarray, position: np.ndarray, seat: np.ndarray,
-            street: np.ndarray, us: int, players: int, perspectives: np.ndarray) -> np.ndarray:
+def _encode(rows: np.ndarray, us: int, players: int, perspectives: np.ndarray) -> np.ndarray:
+    kind, size, position, seat, street = rows[0], rows[1], rows[2], rows[3], rows[4]
     k = kind.shape[0]
     length = 1 + k + (street[k - 1] if k else 0)  # streets never go back, so seps add up
     out = np.full((perspectives.shape[0], LEVELS, length), SEPARATOR, dtype=np.int16)

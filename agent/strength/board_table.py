@@ -107,31 +107,51 @@ def _hp_kernel(now: np.ndarray, runouts: np.ndarray, fin: np.ndarray, hero: int,
 
     ``opp`` lists only the opponent holdings with positive weight (already free of board and
     hero clashes), so a narrow range costs less than a uniform one, never more.
+
+    Each cell adds its weights runout by runout, opponent by opponent in ``opp``'s order. The
+    opponents are grouped by their relation now first, which keeps that order within every
+    cell (a cell's row is its opponents' relation now) and lets each row's three sums live in
+    registers: the same floats, twice as fast as indexing the matrix per pair.
     """
     n_opp = opp.shape[0]
-    rel_now = np.empty(n_opp, dtype=np.int64)
     mine_now = now[hero]
-    for i in range(n_opp):
-        theirs = now[opp[i]]
-        rel_now[i] = 0 if mine_now < theirs else (1 if mine_now == theirs else 2)
-    acc = np.zeros((3, 3), dtype=np.float64)
-    for r in range(runouts.shape[0]):
-        clash = False
-        for j in range(runouts.shape[1]):
-            if runouts[r, j] == hero_a or runouts[r, j] == hero_b:
-                clash = True
-        if clash:
-            continue
-        mine = fin[r, hero]
-        for i in range(n_opp):
-            theirs = fin[r, opp[i]]
-            if theirs == 0:  # the opponent holds a card of this runout
-                continue
-            final = 0 if mine < theirs else (1 if mine == theirs else 2)
-            acc[rel_now[i], final] += opp_w[i]
+    grouped = np.empty(n_opp, dtype=np.int64)
+    grouped_w = np.empty(n_opp)
+    bounds = np.zeros(4, dtype=np.int64)
+    k = 0
     for x in range(3):
-        for y in range(3):
-            hp[x, y] += acc[x, y]
+        bounds[x] = k
+        for i in range(n_opp):
+            theirs = now[opp[i]]
+            if (0 if mine_now < theirs else (1 if mine_now == theirs else 2)) == x:
+                grouped[k] = opp[i]
+                grouped_w[k] = opp_w[i]
+                k += 1
+    bounds[3] = k
+    for x in range(3):
+        ahead, tied, behind = 0.0, 0.0, 0.0
+        for r in range(runouts.shape[0]):
+            clash = False
+            for j in range(runouts.shape[1]):
+                if runouts[r, j] == hero_a or runouts[r, j] == hero_b:
+                    clash = True
+            if clash:
+                continue
+            row = fin[r]
+            mine = row[hero]
+            for i in range(bounds[x], bounds[x + 1]):
+                theirs = row[grouped[i]]
+                if theirs == 0:  # the opponent holds a card of this runout
+                    continue
+                if mine < theirs:
+                    ahead += grouped_w[i]
+                elif mine == theirs:
+                    tied += grouped_w[i]
+                else:
+                    behind += grouped_w[i]
+        hp[x, 0] += ahead
+        hp[x, 1] += tied
+        hp[x, 2] += behind
 
 
 @numba.njit(cache=True, nogil=True)
@@ -292,7 +312,8 @@ class BoardTable:
         total = _effective_kernel(self.ranks, w, a, b, _HOLD_A, _HOLD_B, out)
         return out, total
 
-    def _check_hero(self, hero: int) -> None:
+    def check_hero(self, hero: int) -> None:
+        """Refuses hole cards that clash with the board."""
         if self.ranks[hero] == 0:
             raise CardError(f"hole cards clash with the board {format_cards(self.board)}")
 
@@ -301,7 +322,7 @@ class BoardTable:
 
         ``w`` must already be free of clashes (see ``effective_weights``).
         """
-        self._check_hero(hero)
+        self.check_hero(hero)
         w = np.asarray(w, dtype=np.float64)
         if w.shape != (NUM_HOLDINGS,):
             raise RangeError(f"bad weights: expected {NUM_HOLDINGS} values, got shape "
@@ -313,7 +334,7 @@ class BoardTable:
 
     def hp_matrix(self, hero: int, w: np.ndarray, lookahead: int = 1) -> np.ndarray:
         """The 3x3 matrix ``HP[now][final]`` (ahead, tied, behind) in runout units."""
-        self._check_hero(hero)
+        self.check_hero(hero)
         runouts, fin = self.future(lookahead)
         opp = np.flatnonzero(w > 0)
         hp = np.zeros((3, 3))
@@ -353,7 +374,13 @@ def board_table(board: tuple[int, ...] | list[int]) -> BoardTable:
     >>> board_table([6, 8, 38]) is board_table([38, 6, 8])
     True
     """
-    return _cached_table(tuple(sorted(int(c) for c in board)))
+    return _cached_table(sorted_board(board if type(board) is tuple else tuple(board)))
+
+
+@lru_cache(maxsize=4096)  # every agent asks several times a decision, with the same tuple
+def sorted_board(board: tuple[int, ...]) -> tuple[int, ...]:
+    """The cards of a board in increasing order, as plain ints: the key boards are kept by."""
+    return tuple(sorted(int(c) for c in board))
 
 
 def clear_board_tables() -> None:

@@ -41,7 +41,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from agent.strength.board_table import board_table
+from agent.strength.board_table import board_table, sorted_board
 from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.errors import CardError
 from simulator.core.hand_ranks import WORST_RANK
@@ -331,7 +331,7 @@ def _cached(key: tuple[int, ...]) -> BoardValues:
 
 
 def _key(board: tuple[int, ...] | list[int]) -> tuple[int, ...]:
-    key = tuple(sorted(int(c) for c in board))
+    key = sorted_board(board if type(board) is tuple else tuple(board))
     if len(key) not in (3, 4, 5) or len(set(key)) != len(key) or not all(
             0 <= c < NUM_CARDS for c in key):
         raise CardError(f"bad board {tuple(board)!r}: expected 3, 4 or 5 distinct cards 0..51 "
