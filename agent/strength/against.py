@@ -26,20 +26,11 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from agent.strength.board_table import (
-    BoardTable,
-    _effective_kernel,
-    _strength_sums_kernel,
-    board_table,
-)
+from agent.strength.board_table import board_table
 from agent.strength.ehs import EHS, ehs_formulas, hs_from_sums, potentials_from_hp
 from agent.strength.errors import RangeError
 from agent.strength.numpy_sums import pairwise_sum
-from simulator.core.cards import HOLDING_INDEX, HOLDINGS, NUM_HOLDINGS
-
-_HOLD_A = HOLDINGS[:, 0].astype(np.int64)
-_HOLD_B = HOLDINGS[:, 1].astype(np.int64)
-_UNIFORM = np.ones(NUM_HOLDINGS)
+from simulator.core.cards import HOLDING_INDEX, NUM_HOLDINGS
 
 
 @dataclass(frozen=True)
@@ -59,24 +50,6 @@ class TableStrength:
 
 
 @numba.njit(cache=True, nogil=True)
-def _against_kernel(ranks: np.ndarray, hero: int, hero_a: int, hero_b: int,
-                    hold_a: np.ndarray, hold_b: np.ndarray, weights: np.ndarray,
-                    uniform: np.ndarray, live: np.ndarray, totals: np.ndarray,
-                    sums: np.ndarray) -> None:
-    """Per opponent j: ``live[j]`` its weights free of clashes (uniform when they weigh
-    nothing), ``totals[j]`` their sum, ``sums[j]`` the ahead/tied/behind sums (numpy's
-    summation order throughout, as ``BoardTable.live_weights`` and ``strength_sums``)."""
-    buf = np.empty(3 * ranks.shape[0])
-    for j in range(weights.shape[0]):
-        total = _effective_kernel(ranks, weights[j], hero_a, hero_b, hold_a, hold_b, live[j])
-        if not total > 0:
-            # an opponent whose every holding is ruled out: fall back to a uniform range
-            total = _effective_kernel(ranks, uniform, hero_a, hero_b, hold_a, hold_b, live[j])
-        totals[j] = total
-        _strength_sums_kernel(ranks, ranks[hero], live[j], buf, sums[j])
-
-
-@numba.njit(cache=True, nogil=True)
 def _field_kernel(live: np.ndarray, totals: np.ndarray, out: np.ndarray) -> None:
     """Loki's field array, as ``sum(w / total for each opponent) / opponents`` in numpy."""
     k = live.shape[0]
@@ -87,26 +60,6 @@ def _field_kernel(live: np.ndarray, totals: np.ndarray, out: np.ndarray) -> None
         out[h] = f / k
 
 
-def _per_opponent(table: BoardTable, hero: int, weights: Sequence[np.ndarray]
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each opponent's live weights (k, 1326), their sums and ahead/tied/behind sums, in one
-    kernel call for the whole table."""
-    table.check_hero(hero)
-    try:
-        w = np.asarray(weights, dtype=np.float64)
-    except ValueError:
-        w = np.empty(0)
-    if w.ndim != 2 or w.shape[1] != NUM_HOLDINGS:
-        raise RangeError(f"bad weights: expected one array of {NUM_HOLDINGS} weights per "
-                         f"opponent, got shape {w.shape}")
-    live = np.empty_like(w)
-    totals = np.empty(len(w))
-    sums = np.empty((len(w), 3))
-    _against_kernel(table.ranks, hero, int(HOLDINGS[hero, 0]), int(HOLDINGS[hero, 1]),
-                    _HOLD_A, _HOLD_B, w, _UNIFORM, live, totals, sums)
-    return live, totals, sums
-
-
 def strength_against(hole: Sequence[int], board: Sequence[int],
                      weights: Sequence[np.ndarray], lookahead: int = 1) -> TableStrength:
     """HS per opponent, HS_n, and PPOT/NPOT against the field, with ``lookahead`` cards
@@ -115,7 +68,7 @@ def strength_against(hole: Sequence[int], board: Sequence[int],
         raise RangeError("strength_against needs the weights of at least one opponent")
     table = board_table(board)
     hero = int(HOLDING_INDEX[hole[0], hole[1]])
-    live, totals, sums = _per_opponent(table, hero, weights)
+    live, totals, sums = table.per_opponent(hero, weights)
     hs = tuple(hs_from_sums(*row) for row in sums.tolist())
     hs_n = float(np.prod(hs))
     look = min(lookahead, table.cards_to_come)
@@ -171,5 +124,5 @@ def hs_against(hole: Sequence[int], board: Sequence[int],
     """HS_n only (the product over opponents), for ranges narrowed to their callers."""
     table = board_table(board)
     hero = int(HOLDING_INDEX[hole[0], hole[1]])
-    sums = _per_opponent(table, hero, weights)[2]
+    sums = table.per_opponent(hero, weights)[2]
     return float(np.prod([hs_from_sums(*row) for row in sums.tolist()]))

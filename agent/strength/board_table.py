@@ -22,6 +22,7 @@ ranks run 1 (royal flush) .. 7462, lower is better, as ``simulator.core.hand_ran
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numba
@@ -243,6 +244,28 @@ def _strength_sums_kernel(ranks: np.ndarray, mine: int, w: np.ndarray, buf: np.n
     out[2] = pairwise_sum(buf, 2 * n, behind - 2 * n)
 
 
+@numba.njit(cache=True, nogil=True)
+def _against_kernel(ranks: np.ndarray, hero: int, hero_a: int, hero_b: int,
+                    hold_a: np.ndarray, hold_b: np.ndarray, weights: np.ndarray,
+                    uniform: np.ndarray, live: np.ndarray, totals: np.ndarray,
+                    sums: np.ndarray) -> None:
+    """Per opponent j: ``live[j]`` its weights free of clashes (uniform when they weigh
+    nothing), ``totals[j]`` their sum, ``sums[j]`` the ahead/tied/behind sums (numpy's
+    summation order throughout, as ``BoardTable.live_weights`` and ``strength_sums``).
+
+    It calls the kernels above, which is why it lives here: numba's cache keeps a kernel's
+    compiled callees and only notices edits of the kernel's own file.
+    """
+    buf = np.empty(3 * ranks.shape[0])
+    for j in range(weights.shape[0]):
+        total = _effective_kernel(ranks, weights[j], hero_a, hero_b, hold_a, hold_b, live[j])
+        if not total > 0:
+            # an opponent whose every holding is ruled out: fall back to a uniform range
+            total = _effective_kernel(ranks, uniform, hero_a, hero_b, hold_a, hold_b, live[j])
+        totals[j] = total
+        _strength_sums_kernel(ranks, ranks[hero], live[j], buf, sums[j])
+
+
 # --- the table ------------------------------------------------------------------------------
 
 
@@ -331,6 +354,26 @@ class BoardTable:
         _strength_sums_kernel(self.ranks, int(self.ranks[hero]), w,
                               np.empty(3 * NUM_HOLDINGS), out)
         return float(out[0]), float(out[1]), float(out[2])
+
+    def per_opponent(self, hero: int, weights: Sequence[np.ndarray] | np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each opponent's weights: its live weights (``live_weights``, uniform when
+        every holding is ruled out), their sum, and the ahead/tied/behind sums
+        (``strength_sums``), as arrays (k, 1326), (k,) and (k, 3), in one kernel call."""
+        self.check_hero(hero)
+        try:
+            w = np.asarray(weights, dtype=np.float64)
+        except ValueError:  # arrays of different lengths
+            w = np.empty(0)
+        if w.ndim != 2 or w.shape[1] != NUM_HOLDINGS:
+            raise RangeError(f"bad weights: expected one array of {NUM_HOLDINGS} weights per "
+                             f"opponent, got shape {w.shape}")
+        live = np.empty_like(w)
+        totals = np.empty(len(w))
+        sums = np.empty((len(w), 3))
+        _against_kernel(self.ranks, hero, int(_HOLD_A[hero]), int(_HOLD_B[hero]), _HOLD_A,
+                        _HOLD_B, w, _ONES, live, totals, sums)
+        return live, totals, sums
 
     def hp_matrix(self, hero: int, w: np.ndarray, lookahead: int = 1) -> np.ndarray:
         """The 3x3 matrix ``HP[now][final]`` (ahead, tied, behind) in runout units."""

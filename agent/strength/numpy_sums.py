@@ -8,9 +8,13 @@ sums. The kernels that replace masked numpy sums on the agent's hot path (streng
 top shares) sum their values with :func:`pairwise_sum`, and so return the very same floats as
 the numpy expressions they replace: the agent decides exactly as before.
 
+Kernels in other files call :func:`pairwise_sum`, and numba's cache keeps their compiled copy
+of it: after editing it, delete the ``__pycache__/*.nbi`` and ``*.nbc`` files of
+``agent/strength`` so that they compile afresh.
+
 >>> import numpy as np
 >>> a = np.random.default_rng(0).random(1000)
->>> pairwise_sum(a, 0, len(a)) == a.sum()
+>>> pairwise_sum(a, 0, len(a)) == float(a.sum())
 True
 """
 
