@@ -215,6 +215,24 @@ def _find(ints: np.ndarray, seqs: np.ndarray, out: np.ndarray) -> None:
 
 
 @numba.njit(cache=True, nogil=True)
+def _relaxed(ints: np.ndarray, seqs: np.ndarray, min_matches: int) -> tuple[int, int]:
+    """The node and level of ``answer``: the first level whose node has ``min_matches``
+    hands, else the last level's node (-1 where the path leaves the tree)."""
+    node = -1
+    for level in range(seqs.shape[0]):
+        node = level
+        for i in range(seqs.shape[1]):
+            node = _child(ints, node, seqs[level, i])
+            if node == -1:
+                break
+        if level < seqs.shape[0] - 1 and node >= 0 and (
+                ints[node, COUNT] + ints[node, COUNT + 1] + ints[node, COUNT + 2]
+                >= min_matches):
+            return node, level
+    return node, seqs.shape[0] - 1
+
+
+@numba.njit(cache=True, nogil=True)
 def _relink(ints: np.ndarray, n: int) -> None:
     """Rebuild the child and sibling links of the first ``n`` nodes from their parents."""
     for i in range(n):
@@ -296,13 +314,8 @@ class ChainStore:
 
     def answer(self, seqs: np.ndarray, min_matches: int) -> ChainAnswer:
         """The aggregates of the chains starting with ``seqs``, relaxing while too few match."""
-        nodes = self.find(seqs).tolist()
-        level = LEVELS - 1
-        for candidate in range(LEVELS - 1):
-            if self.matches(nodes[candidate]) >= min_matches:
-                level = candidate
-                break
-        return self.stats(nodes[level], level)
+        node, level = _relaxed(self.ints, seqs, min_matches)
+        return self.stats(node, level)
 
     def stats(self, node: int, level: int) -> ChainAnswer:
         """A node's aggregates as an answer (an empty one for -1)."""
