@@ -7,10 +7,13 @@ when facing a bet, make a minimum raise 10% of the time, and otherwise check or 
 Goals: ours >= 0.5x pokerkit's hands per second; a median decision under 1 ms and the 99th
 percentile under 10 ms.
 
-    python experiments/bench_agent.py [--hands 400] [--profile]
+    python experiments/bench_agent.py [--hands 400] [--profile] [--steps]
 
 ``--profile`` adds where the time of the agents' decisions goes (cProfile, own time per
-function, the top entries).
+function, the top entries). ``--steps`` adds the profile of a post-flop decision by its steps:
+each function the agent calls is wrapped in a timer, and a step's time excludes the steps it
+calls (a new board's value vector and table are steps of their own, paid by the first
+decision on that board).
 """
 
 from __future__ import annotations
@@ -22,12 +25,20 @@ import pstats
 import random
 import time
 import warnings
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pokerkit
 from benchlib import pin_to_one_core
 
+import agent.heuristic
 from agent.heuristic import HeuristicAgent
+from agent.modeller import OpponentModeller
+from agent.preflop.expert import PreflopExpert
+from agent.strength import values
+from agent.strength.board_table import BoardTable
 from simulator import Action, Observation
 from simulator.core.game import GameConfig
 from simulator.play.match import play_match
@@ -49,10 +60,77 @@ class Timed(HeuristicAgent):
         return action
 
 
-def ours(hands: int, profile: bool) -> tuple[float, np.ndarray, str]:
+class Steps:
+    """Exclusive wall time and calls per step: a step's time excludes the steps it calls."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+        self._children: list[float] = []
+
+    def wrap(self, name: str, fn: Callable[..., Any], root: bool = False
+             ) -> Callable[..., Any]:
+        """``fn`` timed as step ``name``; a step other than a root counts only within a root
+        (a decision), not when the modeller calls it while observing."""
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if not root and not self._children:
+                return fn(*args, **kwargs)
+            self._children.append(0.0)
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                elapsed = time.perf_counter() - start
+                self.seconds[name] += elapsed - self._children.pop()
+                self.calls[name] += 1
+                if self._children:
+                    self._children[-1] += elapsed
+        return timed
+
+    def install(self) -> None:
+        """Wrap the post-flop decision and what it calls, where the agent looks them up."""
+        for owner, attr, name in (
+                (HeuristicAgent, "_postflop", "the rest (glue in agent/heuristic.py)"),
+                (agent.heuristic, "strength_against", "strength_against (table HS, HP matrix)"),
+                (agent.heuristic, "board_values", "board_values (look-up)"),
+                (agent.heuristic, "_spot", "spot and candidates"),
+                (agent.heuristic, "candidates", "spot and candidates"),
+                (agent.heuristic, "top_share", "top_share (callers' ranges)"),
+                (agent.heuristic, "hs_against", "hs_against (HS against callers)"),
+                (agent.heuristic, "heuristic_params", "heuristic_params / chain_params"),
+                (agent.heuristic, "chain_params", "heuristic_params / chain_params"),
+                (agent.heuristic, "choose", "choose (selector)"),
+                (OpponentModeller, "frequencies", "modeller.frequencies"),
+                (OpponentModeller, "query", "modeller.query (chain store)"),
+                (values, "_compute", "value vector of a new board"),
+                (BoardTable, "_build", "board table rows of a new board"),
+                (PreflopExpert, "decide", "pre-flop decision")):
+            root = attr in ("_postflop", "decide")
+            setattr(owner, attr, self.wrap(name, getattr(owner, attr), root))
+
+    def report(self) -> str:
+        decisions = self.calls["the rest (glue in agent/heuristic.py)"]
+        post = {k: v for k, v in self.seconds.items() if k != "pre-flop decision"}
+        total = sum(post.values())
+        lines = [f"profile of a post-flop decision by steps ({decisions} decisions, mean "
+                 f"{total / decisions * 1e3:.3f} ms; timers included)",
+                 f"  {'step':42s} {'ms/decision':>11s} {'share':>6s}"]
+        for name, sec in sorted(post.items(), key=lambda kv: -kv[1]):
+            lines.append(f"  {name:42s} {sec / decisions * 1e3:11.4f} {sec / total:6.1%}")
+        pre = self.calls["pre-flop decision"]
+        if pre:
+            lines.append(f"pre-flop decisions: {pre}, mean "
+                         f"{self.seconds['pre-flop decision'] / pre * 1e3:.3f} ms")
+        return "\n".join(lines)
+
+
+def ours(hands: int, profile: bool, steps: Steps | None = None
+         ) -> tuple[float, np.ndarray, str]:
     bots = [Timed(seed=s) for s in range(6)]
     list(play_match(GAME, bots, 30, seed=1))  # warm-up: numba, tables
     Timed.times.clear()
+    if steps is not None:
+        steps.install()
     profiler = cProfile.Profile() if profile else None
     start = time.perf_counter()
     if profiler:
@@ -92,10 +170,13 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--seconds", type=float, default=5.0, help="pokerkit's measurement")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--steps", action="store_true",
+                        help="profile a post-flop decision by its steps (timers slow it a bit)")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     pin_to_one_core()
-    rate, times, report = ours(args.hands, args.profile)
+    steps = Steps() if args.steps else None
+    rate, times, report = ours(args.hands, args.profile, steps)
     anchor = pokerkit_random(args.seconds)
     ms = times * 1000
     print(f"ours: 6-max limit, six heuristic agents   {rate:8.1f} hands/s")
@@ -105,6 +186,8 @@ def main() -> None:
           f"{np.percentile(ms, 99):.3f} ms (goal < 10), max {ms.max():.1f} ms")
     if report:
         print(report)
+    if steps is not None:
+        print(steps.report())
 
 
 if __name__ == "__main__":

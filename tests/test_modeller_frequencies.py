@@ -70,3 +70,25 @@ def test_the_modeller_counts_each_opponent_action_in_its_context() -> None:
                 assert name not in bot.model.action_counts  # never a model of ourselves
             else:
                 assert np.array_equal(bot.model.action_counts[name].counts, want[name])
+
+
+def test_kept_blends_follow_every_observation_and_equal_the_array_formula() -> None:
+    # get() keeps each context's blend until that context's next observation; the blend is
+    # computed in plain floats, which must give the floats of the numpy formula exactly.
+    rng = np.random.default_rng(8)
+    kinds = [ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE]
+    for prior in (0, 5, 20):
+        f = ActionFrequencies(prior=prior)
+        for _ in range(200):
+            street, context = int(rng.integers(4)), int(rng.integers(4))
+            f.get(street, context)  # keep a blend, then make it stale
+            f.record(street, context, kinds[int(rng.integers(3))])
+            for s in range(4):
+                for c in range(3):
+                    seen = f.counts[s, c]
+                    n = int(seen.sum())
+                    if n == 0 and prior == 0:
+                        assert all(math.isnan(x) for x in f.get(s, c))
+                        continue
+                    p = seen / n if n >= prior else (seen + (prior - n) * f.defaults[c]) / prior
+                    assert f.get(s, c) == (float(p[0]), float(p[1]), float(p[2]))

@@ -126,3 +126,48 @@ def test_strengths_of_a_few_holdings_match_the_vector_and_refuse_clashes() -> No
     clash = int(np.flatnonzero(clashing_holdings(board))[0])
     with pytest.raises(ValueError, match="clashes"):
         hand_strengths_of(board, [clash])
+
+
+def ppot_by_pairs(board: list[int]) -> np.ndarray:
+    """PPOT of every holding from the board table by comparing every pair of holdings on
+    every next card (numpy, no sorting, no bit sets): the oracle of the fast walk."""
+    from agent.strength.board_table import board_table
+
+    table = board_table(board)
+    now = table.ranks.astype(np.int64)
+    live = np.flatnonzero(now > 0)
+    cards = HOLDINGS[live].astype(np.int64)
+    disjoint = np.ones((len(live), len(live)), dtype=bool)
+    for i in range(2):
+        for j in range(2):
+            disjoint &= cards[:, None, i] != cards[None, :, j]
+    x = now[live]
+    behind_now = disjoint & (x[None, :] < x[:, None])  # [h, o]: o better than h now
+    tied_now = disjoint & (x[None, :] == x[:, None])
+    num = np.zeros(len(live))
+    _, fin = table.future(1)
+    for row in fin.astype(np.int64):
+        y = row[live]
+        alive = (y[:, None] > 0) & (y[None, :] > 0)
+        ahead_final = alive & (y[None, :] > y[:, None])
+        tied_final = alive & (y[None, :] == y[:, None])
+        num += (behind_now & ahead_final).sum(1) + (behind_now & tied_final).sum(1) / 2 + (
+            tied_now & ahead_final).sum(1) / 2
+    per_pair = 52 - len(board) - 4
+    den = per_pair * (behind_now.sum(1) + tied_now.sum(1) / 2)
+    out = np.full(1326, np.nan)
+    out[live] = np.divide(num, den, out=np.zeros(len(live)), where=den > 0)
+    return out
+
+
+@pytest.mark.parametrize("board", ["Ts9s2d", "2c2d2h", "AhKhQh", "7c8d9h", "3h4cJh5s",
+                                   "AsAhAdKc", "9s8s7s6s", "2c3d4h5s"])
+def test_ppot_of_every_holding_equals_the_pairwise_count(board: str) -> None:
+    cards = parse_cards(board)
+    assert np.array_equal(board_values(cards).ppot, ppot_by_pairs(cards), equal_nan=True)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ppot_of_every_holding_equals_the_pairwise_count_on_random_boards(seed: int) -> None:
+    board = random_board(30 + seed, 3 + seed % 2)
+    assert np.array_equal(board_values(board).ppot, ppot_by_pairs(board), equal_nan=True)

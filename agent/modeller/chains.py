@@ -86,13 +86,21 @@ def encode(chain: Chain, perspectives: Sequence[int]) -> np.ndarray:
     A perspective is the seat of the opponent in role 1, or -1 for the generic store (every
     opponent in role 1).
     """
-    return _encode(chain.kind, chain.size, chain.position, chain.seat, chain.street, chain.us,
-                   chain.players, np.asarray(perspectives, dtype=np.int64))
+    rows = np.stack([chain.kind, chain.size, chain.position, chain.seat, chain.street]
+                    ).astype(np.int64).reshape(5, -1)
+    return encode_rows(rows, chain.us, chain.players, perspectives)
+
+
+def encode_rows(rows: np.ndarray, us: int, players: int,
+                perspectives: Sequence[int] | np.ndarray) -> np.ndarray:
+    """``encode`` of a chain given as a (5, k) int64 array of its kind, size, position, seat
+    and street rows (the modeller keeps its hand that way: no Chain to build per query)."""
+    return _encode(rows, us, players, np.asarray(perspectives, dtype=np.int64))
 
 
 @numba.njit(cache=True, nogil=True)
-def _encode(kind: np.ndarray, size: np.ndarray, position: np.ndarray, seat: np.ndarray,
-            street: np.ndarray, us: int, players: int, perspectives: np.ndarray) -> np.ndarray:
+def _encode(rows: np.ndarray, us: int, players: int, perspectives: np.ndarray) -> np.ndarray:
+    kind, size, position, seat, street = rows[0], rows[1], rows[2], rows[3], rows[4]
     k = kind.shape[0]
     length = 1 + k + (street[k - 1] if k else 0)  # streets never go back, so seps add up
     out = np.full((perspectives.shape[0], LEVELS, length), SEPARATOR, dtype=np.int16)
@@ -207,6 +215,24 @@ def _find(ints: np.ndarray, seqs: np.ndarray, out: np.ndarray) -> None:
 
 
 @numba.njit(cache=True, nogil=True)
+def _relaxed(ints: np.ndarray, seqs: np.ndarray, min_matches: int) -> tuple[int, int]:
+    """The node and level of ``answer``: the first level whose node has ``min_matches``
+    hands, else the last level's node (-1 where the path leaves the tree)."""
+    node = -1
+    for level in range(seqs.shape[0]):
+        node = level
+        for i in range(seqs.shape[1]):
+            node = _child(ints, node, seqs[level, i])
+            if node == -1:
+                break
+        if level < seqs.shape[0] - 1 and node >= 0 and (
+                ints[node, COUNT] + ints[node, COUNT + 1] + ints[node, COUNT + 2]
+                >= min_matches):
+            return node, level
+    return node, seqs.shape[0] - 1
+
+
+@numba.njit(cache=True, nogil=True)
 def _relink(ints: np.ndarray, n: int) -> None:
     """Rebuild the child and sibling links of the first ``n`` nodes from their parents."""
     for i in range(n):
@@ -288,13 +314,8 @@ class ChainStore:
 
     def answer(self, seqs: np.ndarray, min_matches: int) -> ChainAnswer:
         """The aggregates of the chains starting with ``seqs``, relaxing while too few match."""
-        nodes = self.find(seqs).tolist()
-        level = LEVELS - 1
-        for candidate in range(LEVELS - 1):
-            if self.matches(nodes[candidate]) >= min_matches:
-                level = candidate
-                break
-        return self.stats(nodes[level], level)
+        node, level = _relaxed(self.ints, seqs, min_matches)
+        return self.stats(node, level)
 
     def stats(self, node: int, level: int) -> ChainAnswer:
         """A node's aggregates as an answer (an empty one for -1)."""

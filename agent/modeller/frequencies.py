@@ -16,6 +16,8 @@ the observed ones from then on. The defaults are Papp's Table B.2 (DESIGN.md sec
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from agent.modeller.params import TABLE_B2, Frequencies
@@ -33,11 +35,17 @@ class ActionFrequencies:
                  counts: np.ndarray | None = None) -> None:
         self.prior = prior
         self.defaults = np.array(defaults, dtype=np.float64)
+        self._default_rows = tuple(tuple(float(x) for x in row) for row in self.defaults)
         self.counts = (np.zeros((STREETS, CONTEXTS, KINDS), dtype=np.int64) if counts is None
                        else np.array(counts, dtype=np.int64).reshape(STREETS, CONTEXTS, KINDS))
+        # The blend of each context, kept until the context's next observation: an agent asks
+        # for every opponent's frequencies at every decision, far more often than they change.
+        self._blended: dict[tuple[int, int], Frequencies] = {}
 
     def record(self, street: int, context: int, kind: ActionKind) -> None:
-        self.counts[street, min(context, 2), KIND_INDEX[kind]] += 1
+        c = min(context, 2)
+        self.counts[street, c, KIND_INDEX[kind]] += 1
+        self._blended.pop((street, c), None)
 
     def observations(self, street: int, context: int) -> int:
         return int(self.counts[street, min(context, 2)].sum())
@@ -45,13 +53,20 @@ class ActionFrequencies:
     def get(self, street: int, context: int) -> Frequencies:
         """Blended ``(fold, call, raise)`` of a context (context clipped to 2)."""
         c = min(int(context), 2)
-        seen = self.counts[street, c]
-        n = int(seen.sum())
-        if n >= self.prior:
-            p = seen / n
-        else:
-            p = (seen + (self.prior - n) * self.defaults[c]) / self.prior
-        return float(p[0]), float(p[1]), float(p[2])
+        blend = self._blended.get((street, c))
+        if blend is None:
+            seen = self.counts[street, c].tolist()
+            n = seen[0] + seen[1] + seen[2]
+            if n >= self.prior:
+                total = n if n else math.nan  # no prior and nothing seen: NaN, as numpy's 0/0
+                blend = (seen[0] / total, seen[1] / total, seen[2] / total)
+            else:
+                rest = self.prior - n
+                d = self._default_rows[c]
+                blend = ((seen[0] + rest * d[0]) / self.prior, (seen[1] + rest * d[1]) / self.prior,
+                         (seen[2] + rest * d[2]) / self.prior)
+            self._blended[(street, c)] = blend
+        return blend
 
 
 def at_least_as_strong(freqs: Frequencies, kind: ActionKind) -> float:

@@ -51,10 +51,9 @@ from agent.modeller.chains import (
     SHOWDOWN,
     THEY_FOLD,
     WE_FOLD,
-    Chain,
     ChainAnswer,
     ChainStore,
-    encode,
+    encode_rows,
 )
 from agent.modeller.errors import ModellerError
 from agent.modeller.frequencies import KIND_INDEX, ActionFrequencies, at_least_as_strong
@@ -109,10 +108,9 @@ class _Hand:
                                  int(seen.street))
         self.k += 1
 
-    def as_chain(self, k: int) -> Chain:
-        c = self.chain
-        return Chain(c[0, :k], c[1, :k], c[2, :k], c[3, :k], c[4, :k], self.us,
-                     self.tracker.players)
+    def encode(self, k: int, perspectives: list[int]) -> np.ndarray:
+        """The token sequences of the first ``k`` actions (see ``chains.encode``)."""
+        return encode_rows(self.chain[:, :k], self.us, self.tracker.players, perspectives)
 
 
 class OpponentModeller:
@@ -236,7 +234,7 @@ class OpponentModeller:
             return self._preflop_table()
         if hand.values_street != street:
             bv = board_values(hand.tracker.board)
-            hand.values = np.nan_to_num(bv.ehs_prime, nan=0.0)
+            hand.values = bv.weighing
             hand.order = bv.order
             hand.values_street = street
         return hand.values, hand.order, None
@@ -270,7 +268,7 @@ class OpponentModeller:
             shown_sum = float(hand_strengths_of(t.board, shown).sum())
             shown_n = len(shown)
         opponents = [s for s in t.order if s != us]
-        seqs = encode(hand.as_chain(hand.k), [-1, *opponents])
+        seqs = hand.encode(hand.k, [-1, *opponents])
         pot, ours = t.pot, t.contributions[us]
         self.generic.add(seqs[0], ending, pot, ours, shown_sum, shown_n)
         for i, seat in enumerate(opponents, start=1):
@@ -337,7 +335,7 @@ class OpponentModeller:
         candidate = hand.tracker.candidate(hand.us, action)
         hand.append(candidate)
         hand.k -= 1  # the candidate stays in the spare column only
-        seqs = encode(hand.as_chain(hand.k + 1), [-1 if seat is None else seat])[0]
+        seqs = hand.encode(hand.k + 1, [-1 if seat is None else seat])[0]
         return store.answer(seqs, self.params.min_matches)
 
     # --- persistence ------------------------------------------------------------------------

@@ -23,12 +23,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
-from agent.strength.board_table import BoardTable, board_table
+from agent.strength.board_table import board_table
 from agent.strength.ehs import EHS, ehs_formulas, hs_from_sums, potentials_from_hp
 from agent.strength.errors import RangeError
-from simulator.core.cards import HOLDING_INDEX
+from agent.strength.numpy_sums import pairwise_sum
+from simulator.core.cards import HOLDING_INDEX, NUM_HOLDINGS
 
 
 @dataclass(frozen=True)
@@ -47,29 +49,33 @@ class TableStrength:
                    self.ppot, self.npot, len(self.hs))
 
 
-def _live(table: BoardTable, hero: int, weights: np.ndarray) -> np.ndarray:
-    w = table.effective_weights(weights, hero)
-    if not w.sum() > 0:
-        # an opponent whose every holding is ruled out: fall back to a uniform range
-        w = table.effective_weights(None, hero)
-    return w
+@numba.njit(cache=True, nogil=True)
+def _field_kernel(live: np.ndarray, totals: np.ndarray, out: np.ndarray) -> None:
+    """Loki's field array, as ``sum(w / total for each opponent) / opponents`` in numpy."""
+    k = live.shape[0]
+    for h in range(live.shape[1]):
+        f = 0.0
+        for j in range(k):
+            f += live[j, h] / totals[j]
+        out[h] = f / k
 
 
 def strength_against(hole: Sequence[int], board: Sequence[int],
                      weights: Sequence[np.ndarray], lookahead: int = 1) -> TableStrength:
     """HS per opponent, HS_n, and PPOT/NPOT against the field, with ``lookahead`` cards
     (capped by the cards to come; none on the river)."""
-    if not weights:
+    if not len(weights):
         raise RangeError("strength_against needs the weights of at least one opponent")
     table = board_table(board)
     hero = int(HOLDING_INDEX[hole[0], hole[1]])
-    live = [_live(table, hero, w) for w in weights]
-    hs = tuple(hs_from_sums(*table.strength_sums(hero, w)) for w in live)
+    live, totals, sums = table.per_opponent(hero, weights)
+    hs = tuple(hs_from_sums(*row) for row in sums.tolist())
     hs_n = float(np.prod(hs))
     look = min(lookahead, table.cards_to_come)
     ppot = npot = 0.0
     if look:
-        field = sum(w / w.sum() for w in live) / len(live)
+        field = np.empty(NUM_HOLDINGS)
+        _field_kernel(live, totals, field)
         ppot, npot = potentials_from_hp(table.hp_matrix(hero, field, look))
     ehs, ehs_opt = ehs_formulas(hs_n, ppot, npot)
     return TableStrength(hs, hs_n, ppot, npot, ehs, ehs_opt)
@@ -87,14 +93,30 @@ def top_share(weights: np.ndarray, order: np.ndarray, keep: float) -> np.ndarray
     [0.0, 1.0, 0.5, 1.0]
     """
     keep = min(max(keep, 0.0), 1.0)
-    mass = weights[order]
-    total = float(mass.sum())
-    out = np.zeros_like(weights)
-    if total <= 0:
-        return out
-    cum = np.cumsum(mass)
-    out[order] = np.clip(keep * total - (cum - mass), 0.0, mass)
+    out = np.zeros(len(weights))
+    _top_share_kernel(np.asarray(weights, dtype=np.float64), np.asarray(order, dtype=np.int64),
+                      keep, out)
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _top_share_kernel(weights: np.ndarray, order: np.ndarray, keep: float,
+                      out: np.ndarray) -> None:
+    """``out[order]``: ``clip(keep * total - (cumsum - mass), 0, mass)`` of the masses in
+    ``order``, with numpy's sum and clip, so the floats are those of the numpy expression."""
+    m = order.shape[0]
+    mass = np.empty(m)
+    for i in range(m):
+        mass[i] = weights[order[i]]
+    total = pairwise_sum(mass, 0, m)
+    if not total > 0:
+        return
+    cum = 0.0
+    for i in range(m):
+        cum += mass[i]
+        x = keep * total - (cum - mass[i])
+        x = x if x > 0.0 else 0.0
+        out[order[i]] = x if x < mass[i] else mass[i]
 
 
 def hs_against(hole: Sequence[int], board: Sequence[int],
@@ -102,5 +124,5 @@ def hs_against(hole: Sequence[int], board: Sequence[int],
     """HS_n only (the product over opponents), for ranges narrowed to their callers."""
     table = board_table(board)
     hero = int(HOLDING_INDEX[hole[0], hole[1]])
-    return float(np.prod([hs_from_sums(*table.strength_sums(hero, _live(table, hero, w)))
-                          for w in weights]))
+    sums = table.per_opponent(hero, weights)[2]
+    return float(np.prod([hs_from_sums(*row) for row in sums.tolist()]))

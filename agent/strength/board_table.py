@@ -22,21 +22,24 @@ ranks run 1 (royal flush) .. 7462, lower is better, as ``simulator.core.hand_ran
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numba
 import numpy as np
 
-from agent.strength.errors import StrengthError
+from agent.strength.errors import RangeError, StrengthError
+from agent.strength.numpy_sums import pairwise_sum
 from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS, format_cards
 from simulator.core.errors import CardError
-from simulator.core.hand_ranks import rank_row
+from simulator.core.hand_ranks import rank_summary
 
 AHEAD, TIED, BEHIND = 0, 1, 2
 
 # Holding cards as int64 once, so the kernels index them without conversions.
 _HOLD_A = HOLDINGS[:, 0].astype(np.int64)
 _HOLD_B = HOLDINGS[:, 1].astype(np.int64)
+_ONES = np.ones(NUM_HOLDINGS)
 
 
 # --- kernels --------------------------------------------------------------------------------
@@ -48,28 +51,53 @@ def _rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
     """``out[r, h]``: rank of holding h on ``board + runouts[r]``; 0 where h shares a card.
 
     ``runouts`` has shape (n, m) with m = 0, 1 or 2 extra cards per row.
+
+    Without a flush only the ranks of the cards matter, so each row ranks the 91 pairs of
+    hole-card ranks once and the holdings look theirs up; only a holding that makes a flush
+    (five of a suit: the board holds three or more of it) is ranked on its own. The sums are
+    ``rank_summary``'s, so the ranks are the evaluator's exactly.
     """
     k = board.shape[0]
     m = runouts.shape[1]
-    row = np.empty(k + m + 2, dtype=np.int64)
+    total = k + m + 2
     board_mask = np.int64(0)
+    b_cnt, b_sc, b_sm = np.int64(0), np.int64(0), np.int64(0)
     for j in range(k):
-        row[j + 2] = board[j]
-        board_mask |= np.int64(1) << board[j]
+        c = np.int64(board[j])
+        board_mask |= np.int64(1) << c
+        b_cnt += np.int64(1) << (3 * (c >> 2))
+        b_sc += np.int64(1) << (4 * (c & 3))
+        b_sm |= np.int64(1) << (16 * (c & 3) + (c >> 2))
+    pair = np.zeros((13, 13), dtype=np.int64)
     for r in range(runouts.shape[0]):
-        dead = board_mask
+        dead, cnt, sc, sm = board_mask, b_cnt, b_sc, b_sm
         for j in range(m):
-            row[k + 2 + j] = runouts[r, j]
-            dead |= np.int64(1) << runouts[r, j]
+            c = np.int64(runouts[r, j])
+            dead |= np.int64(1) << c
+            cnt += np.int64(1) << (3 * (c >> 2))
+            sc += np.int64(1) << (4 * (c & 3))
+            sm |= np.int64(1) << (16 * (c & 3) + (c >> 2))
+        for lo in range(13):
+            for hi in range(lo, 13):
+                both = (np.int64(1) << (3 * lo)) + (np.int64(1) << (3 * hi))
+                # a rank already four times on the board: every such holding is dead
+                if ((cnt >> (3 * lo)) & 7) + (2 if lo == hi else 1) <= 4 and (
+                        (cnt >> (3 * hi)) & 7) < 4:
+                    pair[lo, hi] = rank_summary(cnt + both, np.int64(0), np.int64(0), total)
         for h in range(hold_a.shape[0]):
-            a = hold_a[h]
-            b = hold_b[h]
+            a = np.int64(hold_a[h])
+            b = np.int64(hold_b[h])
             if (dead >> a) & 1 or (dead >> b) & 1:
                 out[r, h] = 0
                 continue
-            row[0] = a
-            row[1] = b
-            out[r, h] = rank_row(row)
+            h_sc = sc + (np.int64(1) << (4 * (a & 3))) + (np.int64(1) << (4 * (b & 3)))
+            if (h_sc + 0x3333) & 0x8888:  # five of a suit
+                h_cnt = cnt + (np.int64(1) << (3 * (a >> 2))) + (np.int64(1) << (3 * (b >> 2)))
+                h_sm = (sm | (np.int64(1) << (16 * (a & 3) + (a >> 2)))
+                        | (np.int64(1) << (16 * (b & 3) + (b >> 2))))
+                out[r, h] = rank_summary(h_cnt, h_sc, h_sm, total)
+            else:
+                out[r, h] = pair[a >> 2, b >> 2]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -80,31 +108,51 @@ def _hp_kernel(now: np.ndarray, runouts: np.ndarray, fin: np.ndarray, hero: int,
 
     ``opp`` lists only the opponent holdings with positive weight (already free of board and
     hero clashes), so a narrow range costs less than a uniform one, never more.
+
+    Each cell adds its weights runout by runout, opponent by opponent in ``opp``'s order. The
+    opponents are grouped by their relation now first, which keeps that order within every
+    cell (a cell's row is its opponents' relation now) and lets each row's three sums live in
+    registers: the same floats, twice as fast as indexing the matrix per pair.
     """
     n_opp = opp.shape[0]
-    rel_now = np.empty(n_opp, dtype=np.int64)
     mine_now = now[hero]
-    for i in range(n_opp):
-        theirs = now[opp[i]]
-        rel_now[i] = 0 if mine_now < theirs else (1 if mine_now == theirs else 2)
-    acc = np.zeros((3, 3), dtype=np.float64)
-    for r in range(runouts.shape[0]):
-        clash = False
-        for j in range(runouts.shape[1]):
-            if runouts[r, j] == hero_a or runouts[r, j] == hero_b:
-                clash = True
-        if clash:
-            continue
-        mine = fin[r, hero]
-        for i in range(n_opp):
-            theirs = fin[r, opp[i]]
-            if theirs == 0:  # the opponent holds a card of this runout
-                continue
-            final = 0 if mine < theirs else (1 if mine == theirs else 2)
-            acc[rel_now[i], final] += opp_w[i]
+    grouped = np.empty(n_opp, dtype=np.int64)
+    grouped_w = np.empty(n_opp)
+    bounds = np.zeros(4, dtype=np.int64)
+    k = 0
     for x in range(3):
-        for y in range(3):
-            hp[x, y] += acc[x, y]
+        bounds[x] = k
+        for i in range(n_opp):
+            theirs = now[opp[i]]
+            if (0 if mine_now < theirs else (1 if mine_now == theirs else 2)) == x:
+                grouped[k] = opp[i]
+                grouped_w[k] = opp_w[i]
+                k += 1
+    bounds[3] = k
+    for x in range(3):
+        ahead, tied, behind = 0.0, 0.0, 0.0
+        for r in range(runouts.shape[0]):
+            clash = False
+            for j in range(runouts.shape[1]):
+                if runouts[r, j] == hero_a or runouts[r, j] == hero_b:
+                    clash = True
+            if clash:
+                continue
+            row = fin[r]
+            mine = row[hero]
+            for i in range(bounds[x], bounds[x + 1]):
+                theirs = row[grouped[i]]
+                if theirs == 0:  # the opponent holds a card of this runout
+                    continue
+                if mine < theirs:
+                    ahead += grouped_w[i]
+                elif mine == theirs:
+                    tied += grouped_w[i]
+                else:
+                    behind += grouped_w[i]
+        hp[x, 0] += ahead
+        hp[x, 1] += tied
+        hp[x, 2] += behind
 
 
 @numba.njit(cache=True, nogil=True)
@@ -156,6 +204,66 @@ def _hs_all_kernel(ranks: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
             tie_card[hold_b[h]] = 0.0
         worse += tie
         start = end
+
+
+@numba.njit(cache=True, nogil=True)
+def _effective_kernel(ranks: np.ndarray, w: np.ndarray, hero_a: int, hero_b: int,
+                      hold_a: np.ndarray, hold_b: np.ndarray, out: np.ndarray) -> float:
+    """``out``: ``w`` with the holdings that clash with the board or the hero's cards (none
+    when ``hero_a`` is -1) set to 0; returns its sum (numpy's summation order)."""
+    for h in range(out.shape[0]):
+        a = hold_a[h]
+        b = hold_b[h]
+        if ranks[h] == 0 or a == hero_a or a == hero_b or b == hero_a or b == hero_b:
+            out[h] = 0.0
+        else:
+            out[h] = w[h]
+    return pairwise_sum(out, 0, out.shape[0])
+
+
+@numba.njit(cache=True, nogil=True)
+def _strength_sums_kernel(ranks: np.ndarray, mine: int, w: np.ndarray, buf: np.ndarray,
+                          out: np.ndarray) -> None:
+    """``out``: the weights of the holdings ranked worse than, as, and better than ``mine``
+    (rank 0, a clash, is none of them), each summed as numpy sums ``w[mask]``."""
+    n = ranks.shape[0]
+    ahead, tied, behind = 0, n, 2 * n
+    for h in range(n):
+        r = ranks[h]
+        if r > mine:
+            buf[ahead] = w[h]
+            ahead += 1
+        elif r == mine:
+            buf[tied] = w[h]
+            tied += 1
+        elif r > 0:
+            buf[behind] = w[h]
+            behind += 1
+    out[0] = pairwise_sum(buf, 0, ahead)
+    out[1] = pairwise_sum(buf, n, tied - n)
+    out[2] = pairwise_sum(buf, 2 * n, behind - 2 * n)
+
+
+@numba.njit(cache=True, nogil=True)
+def _against_kernel(ranks: np.ndarray, hero: int, hero_a: int, hero_b: int,
+                    hold_a: np.ndarray, hold_b: np.ndarray, weights: np.ndarray,
+                    uniform: np.ndarray, live: np.ndarray, totals: np.ndarray,
+                    sums: np.ndarray) -> None:
+    """Per opponent j: ``live[j]`` its weights free of clashes (uniform when they weigh
+    nothing), ``totals[j]`` their sum, ``sums[j]`` the ahead/tied/behind sums (numpy's
+    summation order throughout, as ``BoardTable.live_weights`` and ``strength_sums``).
+
+    It calls the kernels above, which is why it lives here: numba's cache keeps a kernel's
+    compiled callees and only notices edits of the kernel's own file.
+    """
+    buf = np.empty(3 * ranks.shape[0])
+    for j in range(weights.shape[0]):
+        total = _effective_kernel(ranks, weights[j], hero_a, hero_b, hold_a, hold_b, live[j])
+        if not total > 0:
+            # an opponent whose every holding is ruled out: fall back to a uniform range
+            total = _effective_kernel(ranks, uniform, hero_a, hero_b, hold_a, hold_b, live[j])
+        totals[j] = total
+        _strength_sums_kernel(ranks, ranks[hero], live[j], buf, sums[j])
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -213,14 +321,22 @@ class BoardTable:
     def effective_weights(self, weights: np.ndarray | None, hero: int | None = None
                           ) -> np.ndarray:
         """Weights with the holdings that clash with the board (and the hero) set to 0."""
-        w = np.ones(NUM_HOLDINGS) if weights is None else np.array(weights, dtype=np.float64)
-        w[self.ranks == 0] = 0.0
-        if hero is not None:
-            a, b = _HOLD_A[hero], _HOLD_B[hero]
-            w[(_HOLD_A == a) | (_HOLD_A == b) | (_HOLD_B == a) | (_HOLD_B == b)] = 0.0
-        return w
+        return self.live_weights(weights, hero)[0]
 
-    def _check_hero(self, hero: int) -> None:
+    def live_weights(self, weights: np.ndarray | None, hero: int | None = None
+                     ) -> tuple[np.ndarray, float]:
+        """``effective_weights`` and their sum (as ``effective_weights(...).sum()``)."""
+        w = _ONES if weights is None else np.asarray(weights, dtype=np.float64)
+        if w.shape != (NUM_HOLDINGS,):
+            raise RangeError(f"bad weights: expected {NUM_HOLDINGS} values, got shape "
+                             f"{w.shape}")
+        a, b = (-1, -1) if hero is None else (int(_HOLD_A[hero]), int(_HOLD_B[hero]))
+        out = np.empty(NUM_HOLDINGS)
+        total = _effective_kernel(self.ranks, w, a, b, _HOLD_A, _HOLD_B, out)
+        return out, total
+
+    def check_hero(self, hero: int) -> None:
+        """Refuses hole cards that clash with the board."""
         if self.ranks[hero] == 0:
             raise CardError(f"hole cards clash with the board {format_cards(self.board)}")
 
@@ -229,17 +345,39 @@ class BoardTable:
 
         ``w`` must already be free of clashes (see ``effective_weights``).
         """
-        self._check_hero(hero)
-        mine = self.ranks[hero]
-        theirs = self.ranks
-        ahead = float(w[theirs > mine].sum())
-        tied = float(w[theirs == mine].sum())
-        behind = float(w[(theirs < mine) & (theirs > 0)].sum())
-        return ahead, tied, behind
+        self.check_hero(hero)
+        w = np.asarray(w, dtype=np.float64)
+        if w.shape != (NUM_HOLDINGS,):
+            raise RangeError(f"bad weights: expected {NUM_HOLDINGS} values, got shape "
+                             f"{w.shape}")
+        out = np.empty(3)
+        _strength_sums_kernel(self.ranks, int(self.ranks[hero]), w,
+                              np.empty(3 * NUM_HOLDINGS), out)
+        return float(out[0]), float(out[1]), float(out[2])
+
+    def per_opponent(self, hero: int, weights: Sequence[np.ndarray] | np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each opponent's weights: its live weights (``live_weights``, uniform when
+        every holding is ruled out), their sum, and the ahead/tied/behind sums
+        (``strength_sums``), as arrays (k, 1326), (k,) and (k, 3), in one kernel call."""
+        self.check_hero(hero)
+        try:
+            w = np.asarray(weights, dtype=np.float64)
+        except ValueError:  # arrays of different lengths
+            w = np.empty(0)
+        if w.ndim != 2 or w.shape[1] != NUM_HOLDINGS:
+            raise RangeError(f"bad weights: expected one array of {NUM_HOLDINGS} weights per "
+                             f"opponent, got shape {w.shape}")
+        live = np.empty_like(w)
+        totals = np.empty(len(w))
+        sums = np.empty((len(w), 3))
+        _against_kernel(self.ranks, hero, int(_HOLD_A[hero]), int(_HOLD_B[hero]), _HOLD_A,
+                        _HOLD_B, w, _ONES, live, totals, sums)
+        return live, totals, sums
 
     def hp_matrix(self, hero: int, w: np.ndarray, lookahead: int = 1) -> np.ndarray:
         """The 3x3 matrix ``HP[now][final]`` (ahead, tied, behind) in runout units."""
-        self._check_hero(hero)
+        self.check_hero(hero)
         runouts, fin = self.future(lookahead)
         opp = np.flatnonzero(w > 0)
         hp = np.zeros((3, 3))
@@ -279,7 +417,13 @@ def board_table(board: tuple[int, ...] | list[int]) -> BoardTable:
     >>> board_table([6, 8, 38]) is board_table([38, 6, 8])
     True
     """
-    return _cached_table(tuple(sorted(int(c) for c in board)))
+    return _cached_table(sorted_board(board if type(board) is tuple else tuple(board)))
+
+
+@lru_cache(maxsize=4096)  # every agent asks several times a decision, with the same tuple
+def sorted_board(board: tuple[int, ...]) -> tuple[int, ...]:
+    """The cards of a board in increasing order, as plain ints: the key boards are kept by."""
+    return tuple(sorted(int(c) for c in board))
 
 
 def clear_board_tables() -> None:

@@ -11,12 +11,13 @@ Speed: PPOT of every holding at once. For each next card, PPOT's numerator of ho
     1/2 * (#{o: now_o <= now_h, final_o > final_h} + #{o: now_o < now_h, final_o >= final_h})
 
 in rank numbers (lower is better), which is ``HP[B][A] + HP[B][T]/2 + HP[T][A]/2`` counted
-for that card. Both counts are 2-D dominance counts: walk the holdings from the best current
-rank to the worst, keep the final ranks of the holdings already passed in a Fenwick tree, and
-take away the opponents that share a card with h with one small tree per card (Johanson et
-al. 2011's showdown trick, as ``BoardTable.hs_all`` does for HS). ``HPtotal`` of a holding is
-its behind (tied) count times the runouts each pair of holdings leaves, so the denominators
-need no runout loop.
+for that card. Both counts are 2-D dominance counts: walk the holdings from the worst final
+rank to the best, keep the holdings already passed as a bit set in the order of the current
+ranks, so that each count is a prefix of it, and take away the opponents that share a card
+with h with one popcount per card (Johanson et al. 2011's showdown trick, as
+``BoardTable.hs_all`` does for HS; see ``_ppot_numerators``). ``HPtotal`` of a holding is its
+behind (tied) count times the runouts each pair of holdings leaves, so the denominators need
+no runout loop.
 
 Holdings that clash with the board get NaN.
 
@@ -37,8 +38,10 @@ from functools import lru_cache
 
 import numba
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
-from agent.strength.board_table import board_table
+from agent.strength.board_table import board_table, sorted_board
 from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.errors import CardError
 from simulator.core.hand_ranks import WORST_RANK
@@ -52,15 +55,11 @@ _HOLD_B = HOLDINGS[:, 1].astype(np.int64)
 
 @numba.njit(cache=True, nogil=True)
 def _now_counts(now: np.ndarray, order: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
-                behind: np.ndarray, tied: np.ndarray, opponents: np.ndarray) -> None:
-    """Per holding: the opponents (no shared card) strictly better now, tied now, and all."""
+                behind: np.ndarray, tied: np.ndarray) -> None:
+    """Per holding: the opponents (no shared card) strictly better now, and tied now."""
     better_card = np.zeros(52, dtype=np.int64)
     group_card = np.zeros(52, dtype=np.int64)
-    all_card = np.zeros(52, dtype=np.int64)
     n = order.shape[0]
-    for i in range(n):
-        all_card[hold_a[order[i]]] += 1
-        all_card[hold_b[order[i]]] += 1
     better = 0
     start = 0
     while start < n:
@@ -76,9 +75,8 @@ def _now_counts(now: np.ndarray, order: np.ndarray, hold_a: np.ndarray, hold_b: 
             h = order[i]
             a, b = hold_a[h], hold_b[h]
             behind[h] = better - better_card[a] - better_card[b]
-            # h sits in its own group (and in the whole set) once but is taken away twice.
+            # h sits in its own group once but is taken away twice.
             tied[h] = size - group_card[a] - group_card[b] + 1
-            opponents[h] = n - all_card[a] - all_card[b] + 1
         for i in range(start, end):
             h = order[i]
             better_card[hold_a[h]] += 1
@@ -89,96 +87,162 @@ def _now_counts(now: np.ndarray, order: np.ndarray, hold_a: np.ndarray, hold_b: 
         start = end
 
 
-@numba.njit(cache=True, nogil=True)
-def _fenwick_add(tree: np.ndarray, i: int) -> None:
-    while i < tree.shape[0]:
-        tree[i] += 1
-        i += i & -i
+@intrinsic
+def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
+    """The number of set bits of an integer (LLVM's ctpop: one instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@intrinsic
+def _leading_zeros(typingctx, x):  # type: ignore[no-untyped-def]
+    """The number of leading zero bits of a non-zero integer (LLVM's ctlz)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctlz(args[0], context.get_constant(types.boolean, True))
+
+    return x(x), codegen
+
+
+# Columns of the per-holding layout (``_layout``), one 64-byte row per holding.
+_BIT, _LT, _LE, _SPAN, _CARDS = 0, 2, 4, 6, 7
 
 
 @numba.njit(cache=True, nogil=True)
-def _fenwick_prefix(tree: np.ndarray, i: int) -> int:
-    """Count of inserted dense ranks 1..i."""
-    s = 0
-    while i > 0:
-        s += tree[i]
-        i -= i & -i
-    return s
+def _layout(now: np.ndarray, order: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
+            info: np.ndarray) -> None:
+    """Per live holding h, what the PPOT walk needs of it, in ``info[h]``:
+
+    * ``_SPAN``: ``start | end << 16 | position << 32``, h's place in the current-rank
+      order ``order`` and the span of its tie group there;
+    * ``_CARDS``: ``a | b << 8``, its cards;
+    * per card j (0: the low card, 1: the high one), among the holdings holding that card (at
+      most 51, numbered in the current-rank order, so a set of them is one 64-bit word):
+      ``_BIT + j`` h's own bit, ``_LT + j`` the set of those strictly better than h now,
+      ``_LE + j`` those better or tied.
+    """
+    placed = np.zeros(52, dtype=np.int64)
+    n = order.shape[0]
+    start = 0
+    while start < n:
+        end = start
+        while end < n and now[order[end]] == now[order[start]]:
+            end += 1
+        for i in range(start, end):
+            h = order[i]
+            a, b = hold_a[h], hold_b[h]
+            info[h, _SPAN] = start | (end << 16) | (i << 32)
+            info[h, _CARDS] = a | (b << 8)
+            info[h, _LT] = ~(np.int64(-1) << placed[a])
+            info[h, _LT + 1] = ~(np.int64(-1) << placed[b])
+        for i in range(start, end):
+            h = order[i]
+            info[h, _BIT] = np.int64(1) << placed[hold_a[h]]
+            info[h, _BIT + 1] = np.int64(1) << placed[hold_b[h]]
+            placed[hold_a[h]] += 1
+            placed[hold_b[h]] += 1
+        for i in range(start, end):
+            h = order[i]
+            info[h, _LE] = ~(np.int64(-1) << placed[hold_a[h]])
+            info[h, _LE + 1] = ~(np.int64(-1) << placed[hold_b[h]])
+        start = end
 
 
 @numba.njit(cache=True, nogil=True)
-def _dense_ranks(row: np.ndarray, order: np.ndarray, dense: np.ndarray) -> int:
-    """Map the final ranks present in ``row`` to 1..m in ``dense`` (by rank); return m."""
-    dense[:] = 0
-    for i in range(order.shape[0]):
-        dense[row[order[i]]] = 1
-    dense[0] = 0
-    m = 0
-    for k in range(1, dense.shape[0]):
-        if dense[k]:
-            m += 1
-            dense[k] = m
-    return m
+def _passed_before(bits: np.ndarray, below: np.ndarray, p: int) -> int:
+    """How many positions below ``p`` are set: the words below p's, and p's word's low bits."""
+    return below[p >> 6] + _popcount(bits[p >> 6] & ~(np.int64(-1) << (p & 63)))
 
 
 @numba.njit(cache=True, nogil=True)
-def _ppot_numerators(now: np.ndarray, fin: np.ndarray, order: np.ndarray, hold_a: np.ndarray,
-                     hold_b: np.ndarray, worst: int, out: np.ndarray) -> None:
+def _ppot_numerators(fin: np.ndarray, order: np.ndarray, info: np.ndarray,
+                     out: np.ndarray) -> None:
     """``out[h]`` += twice PPOT's numerator of h, summed over the next cards (rows of ``fin``).
 
-    One Fenwick tree counts every holding passed so far by final rank, and one per card the
-    passed holdings that hold that card, so the opponents sharing a card with h come off in
-    two look-ups (h itself is never counted: it is neither strictly better nor strictly
-    worse than itself, and the only holding with both its cards).
+    Per next card, walk the live holdings from the worst final rank to the best, one tie
+    group of final ranks at a time, keeping the holdings passed (final rank worse) as bits at
+    their positions in the current-rank order. ``#{o: now_o <= now_h, final_o > final_h}``
+    is then the number of bits below the end of h's current tie group, and ``#{o: now_o <
+    now_h, final_o >= final_h}`` (after adding h's group) the number below its start; the
+    opponents that share a card with h come off by one popcount per card, of the passed
+    holdings holding that card within the set that ``_layout`` gives. h itself is never
+    counted: it is neither strictly better nor strictly worse than itself, and the only
+    holding with both its cards. The final ranks present are found through a bit set of
+    rank values, with the holdings of each rank chained in a list.
     """
     n = order.shape[0]
-    dense = np.zeros(worst + 1, dtype=np.int64)
-    tree = np.zeros(n + 1, dtype=np.int32)
-    card_tree = np.zeros((52, n + 1), dtype=np.int16)  # at most 51 holdings hold a card
-    card_count = np.zeros(52, dtype=np.int64)
+    words = (n >> 6) + 1
+    bits = np.zeros(words, dtype=np.int64)  # the passed holdings, by current-rank position
+    per_word = np.zeros(words, dtype=np.int64)
+    below = np.zeros(words, dtype=np.int64)  # passed holdings in the words before each
+    passed = np.zeros(52, dtype=np.int64)  # per card, the passed holdings holding it
+    head = np.full(WORST_RANK + 1, -1, dtype=np.int64)  # per final rank, a chain of holdings
+    chain = np.empty(NUM_HOLDINGS, dtype=np.int64)
+    present = np.zeros((WORST_RANK >> 6) + 1, dtype=np.int64)
+    group = np.empty(n, dtype=np.int64)
+    twice = np.zeros(out.shape[0], dtype=np.int64)
     for r in range(fin.shape[0]):
         row = fin[r]
-        m = _dense_ranks(row, order, dense)
-        tree[: m + 1] = 0
-        card_tree[:, : m + 1] = 0
-        card_count[:] = 0
-        inserted = 0
-        start = 0
-        while start < n:
-            rank = now[order[start]]
-            end = start
-            while end < n and now[order[end]] == rank:
-                end += 1
-            # Opponents strictly better now with a final rank no better than ours.
-            for i in range(start, end):
-                h = order[i]
-                if row[h] > 0:
-                    d = dense[row[h]] - 1
-                    a, b = hold_a[h], hold_b[h]
-                    out[h] += (inserted - _fenwick_prefix(tree, d)
-                               - (card_count[a] - _fenwick_prefix(card_tree[a], d))
-                               - (card_count[b] - _fenwick_prefix(card_tree[b], d)))
-            for i in range(start, end):
-                h = order[i]
-                if row[h] > 0:
-                    d = dense[row[h]]
-                    a, b = hold_a[h], hold_b[h]
-                    _fenwick_add(tree, d)
-                    _fenwick_add(card_tree[a], d)
-                    _fenwick_add(card_tree[b], d)
-                    inserted += 1
-                    card_count[a] += 1
-                    card_count[b] += 1
-            # Opponents better or tied now with a final rank strictly worse than ours.
-            for i in range(start, end):
-                h = order[i]
-                if row[h] > 0:
-                    d = dense[row[h]]
-                    a, b = hold_a[h], hold_b[h]
-                    out[h] += (inserted - _fenwick_prefix(tree, d)
-                               - (card_count[a] - _fenwick_prefix(card_tree[a], d))
-                               - (card_count[b] - _fenwick_prefix(card_tree[b], d)))
-            start = end
+        for i in range(n):
+            h = order[i]
+            y = row[h]
+            if y > 0:
+                chain[h] = head[y]
+                head[y] = h
+                present[y >> 6] |= np.int64(1) << (y & 63)
+        bits[:] = 0
+        per_word[:] = 0
+        below[:] = 0
+        passed[:] = 0
+        for w in range(present.shape[0] - 1, -1, -1):
+            word = present[w]
+            while word != 0:
+                top = 63 - _leading_zeros(word)
+                word &= ~(np.int64(1) << top)
+                y = (w << 6) + top
+                g = 0
+                h = head[y]
+                head[y] = -1
+                while h >= 0:
+                    group[g] = h
+                    g += 1
+                    h = chain[h]
+                # Opponents better or tied now with a final rank strictly worse than ours.
+                for i in range(g):
+                    h = group[i]
+                    cards = info[h, _CARDS]
+                    twice[h] += (_passed_before(bits, below, (info[h, _SPAN] >> 16) & 0xFFFF)
+                                 - _popcount(passed[cards & 0xFF] & info[h, _LE])
+                                 - _popcount(passed[cards >> 8] & info[h, _LE + 1]))
+                for i in range(g):
+                    h = group[i]
+                    cards = info[h, _CARDS]
+                    p = info[h, _SPAN] >> 32
+                    bits[p >> 6] |= np.int64(1) << (p & 63)
+                    per_word[p >> 6] += 1
+                    passed[cards & 0xFF] |= info[h, _BIT]
+                    passed[cards >> 8] |= info[h, _BIT + 1]
+                total = 0
+                for j in range(words):
+                    below[j] = total
+                    total += per_word[j]
+                # Opponents strictly better now with a final rank no better than ours.
+                for i in range(g):
+                    h = group[i]
+                    cards = info[h, _CARDS]
+                    twice[h] += (_passed_before(bits, below, info[h, _SPAN] & 0xFFFF)
+                                 - _popcount(passed[cards & 0xFF] & info[h, _LT])
+                                 - _popcount(passed[cards >> 8] & info[h, _LT + 1]))
+            present[w] = 0
+    for h in range(out.shape[0]):
+        out[h] += twice[h]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -210,7 +274,8 @@ class BoardValues:
     """EHS' of every holding on one board, with its parts (all (1326,), NaN on clashes).
 
     ``order`` lists the live holdings from the highest value to the lowest, so a weighted
-    quantile of the values is a cumulative sum away (the threshold re-weighting's mu).
+    quantile of the values is a cumulative sum away (the threshold re-weighting's mu);
+    ``weighing`` is ``ehs_prime`` with 0 instead of NaN, as re-weighting reads it.
     """
 
     board: tuple[int, ...]
@@ -218,11 +283,21 @@ class BoardValues:
     ppot: np.ndarray
     ehs_prime: np.ndarray
     order: np.ndarray
+    weighing: np.ndarray
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
     a.setflags(write=False)
     return a
+
+
+def _twice_ppot_numerators(now: np.ndarray, order: np.ndarray, fin: np.ndarray) -> np.ndarray:
+    """Twice PPOT's numerator of every holding, summed over the rows of ``fin``."""
+    info = np.zeros((NUM_HOLDINGS, 8), dtype=np.int64)
+    _layout(now, order, _HOLD_A, _HOLD_B, info)
+    twice = np.zeros(NUM_HOLDINGS)
+    _ppot_numerators(fin, order, info, twice)
+    return twice
 
 
 def _compute(board: tuple[int, ...]) -> BoardValues:
@@ -235,11 +310,9 @@ def _compute(board: tuple[int, ...]) -> BoardValues:
         order = live[np.argsort(now[live], kind="stable")]  # best first
         behind = np.zeros(NUM_HOLDINGS, dtype=np.int64)
         tied = np.zeros(NUM_HOLDINGS, dtype=np.int64)
-        opponents = np.zeros(NUM_HOLDINGS, dtype=np.int64)
-        _now_counts(now, order, _HOLD_A, _HOLD_B, behind, tied, opponents)
+        _now_counts(now, order, _HOLD_A, _HOLD_B, behind, tied)
         _, fin = table.future(1)
-        twice = np.zeros(NUM_HOLDINGS)
-        _ppot_numerators(now, fin, order, _HOLD_A, _HOLD_B, WORST_RANK, twice)
+        twice = _twice_ppot_numerators(now, order, fin)
         # Each (holding, opponent) pair leaves the same number of next cards.
         per_pair = NUM_CARDS - len(board) - 4
         denominator = per_pair * (behind + tied / 2)
@@ -248,7 +321,8 @@ def _compute(board: tuple[int, ...]) -> BoardValues:
     ppot[now == 0] = np.nan
     ehs_prime = hs + (1 - hs) * ppot
     by_value = live[np.argsort(-ehs_prime[live], kind="stable")]
-    return BoardValues(board, hs, _read_only(ppot), _read_only(ehs_prime), _read_only(by_value))
+    return BoardValues(board, hs, _read_only(ppot), _read_only(ehs_prime), _read_only(by_value),
+                       _read_only(np.nan_to_num(ehs_prime, nan=0.0)))
 
 
 @lru_cache(maxsize=256)  # about 40 KB a board
@@ -257,7 +331,7 @@ def _cached(key: tuple[int, ...]) -> BoardValues:
 
 
 def _key(board: tuple[int, ...] | list[int]) -> tuple[int, ...]:
-    key = tuple(sorted(int(c) for c in board))
+    key = sorted_board(board if type(board) is tuple else tuple(board))
     if len(key) not in (3, 4, 5) or len(set(key)) != len(key) or not all(
             0 <= c < NUM_CARDS for c in key):
         raise CardError(f"bad board {tuple(board)!r}: expected 3, 4 or 5 distinct cards 0..51 "

@@ -218,7 +218,9 @@ _OFFS, _FLUSH, _NOFLUSH, _BASE = TABLES
 
 
 @numba.njit(cache=True, nogil=True)
-def _rank_summary(cnt: int, sc: int, sm: int, k: int) -> int:
+def rank_summary(cnt: int, sc: int, sm: int, k: int) -> int:
+    """Rank of a hand of k cards given as the three integers above (for kernels that build
+    many hands from one shared part, adding each hand's own cards to the sums)."""
     f = (sc + 0x3333) & 0x8888
     if f:
         s = 0
@@ -247,7 +249,7 @@ def rank_row(row: np.ndarray) -> int:
         cnt += np.int64(1) << (3 * (c >> 2))
         sc += np.int64(1) << (4 * (c & 3))
         sm |= np.int64(1) << (16 * (c & 3) + (c >> 2))
-    return _rank_summary(cnt, sc, sm, row.shape[0])
+    return rank_summary(cnt, sc, sm, row.shape[0])
 
 
 @numba.njit(cache=True, nogil=True)
@@ -284,7 +286,7 @@ def _evaluate_batch(cards: np.ndarray, out: np.ndarray) -> int:
             if first_bad < 0:
                 first_bad = i
             continue
-        out[i] = _rank_summary(cnt, sc, sm, k)
+        out[i] = rank_summary(cnt, sc, sm, k)
     return first_bad
 
 
