@@ -10,6 +10,9 @@ no-limit) at 2-10 seats:
 * ``maniac`` (:mod:`agent.rivals.maniac`): loose-aggressive; most hands, bets and bluffs often.
 * ``exploiter`` (:mod:`agent.rivals.exploiter`): adaptive, Vexbot's stand-in; learns each
   opponent's folds, raises and shown bluffs within a block and prices its actions on them.
+* ``loki`` (:mod:`agent.rivals.loki`): Loki-1 (Papp 1998), Pokibrat's stand-in; the pre-flop
+  expert, then make2 / make1 on EHS' against its own opponent weight arrays, semi-bluffs,
+  pot and showdown odds, randomised near the thresholds.
 
 Shared parts: the equity kernel (:mod:`agent.rivals.equity`), hand values on one 0..1 scale
 (:mod:`agent.rivals.hand_values`), bet sizes and pot odds (:mod:`agent.rivals.betting`), the
