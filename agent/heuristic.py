@@ -183,9 +183,10 @@ class HeuristicAgent(BaseBot):
         weak_value = self.params.evaluation.fold_value
         weak = [float(w[values.ehs_prime < weak_value].sum() / max(w.sum(), 1e-12))
                 for w in weights]
-        estimates = [self._estimate(obs, spot, c, strength, opponents, weights, values,
-                                    float(values.ehs_prime[hero]), weak, trust)
-                     for c in cands]
+        guesses = [self._estimate(obs, spot, c, strength, opponents, weights, values, weak,
+                                  trust) for c in cands]
+        estimates = self._from_chains(obs, cands, guesses, float(values.ehs_prime[hero]),
+                                      opponents)
         worth = [e.value for e in estimates]
         continuing = spot.to_call == 0 and self._raisers.get(int(obs.street) - 1) == seat
         free = next((i for i, c in enumerate(cands) if c.kind == "check"), None)
@@ -204,8 +205,7 @@ class HeuristicAgent(BaseBot):
 
     def _estimate(self, obs: Observation, spot: Spot, candidate: Candidate,
                   strength: TableStrength, opponents: list[int], weights: list[np.ndarray],
-                  values: BoardValues, our_value: float, weak: list[float],
-                  trust: list[float]) -> EParams:
+                  values: BoardValues, weak: list[float], trust: list[float]) -> EParams:
         if candidate.kind == "fold":
             return FOLD_NOW
         tendencies = [self._tendency(obs, s, candidate.aggressive, share)
@@ -218,18 +218,34 @@ class HeuristicAgent(BaseBot):
                        for w, t, a in zip(weights, tendencies, trust, strict=True)]
             hs_called = hs_against(obs.hole_cards, obs.board, callers)
             p_called = ehs_formulas(hs_called, strength.ppot, strength.npot)[0]
+        return heuristic_params(spot, candidate, p_win, p_called, tendencies,
+                                self.params.evaluation)
+
+    def _from_chains(self, obs: Observation, cands: list[Candidate], guesses: list[EParams],
+                     our_value: float, opponents: list[int]) -> list[EParams]:
+        """E's parameters from the chain store, for every candidate or for none: chains
+        count what happened later in the hand (later folds, bigger pots) and the heuristic
+        does not, so pricing one action by chains and its alternative by heuristics would
+        favour whichever has the data, and the agent would only ever learn about that one."""
         params = self.params.evaluation
-        guess = heuristic_params(spot, candidate, p_win, p_called, tendencies, params)
         if self.params.model != "full":
-            return guess
-        answer = self.modeller.query(candidate.action,
-                                     seat=opponents[0] if len(opponents) == 1 else None)
-        if answer.matched < params.chain_threshold and len(opponents) == 1:
-            answer = self.modeller.query(candidate.action, seat=None)
-        if answer.matched < params.chain_threshold:
-            return guess
-        return chain_params(answer, guess, candidate, obs.contributions[obs.seat],
-                            p_called if candidate.aggressive else p_win, our_value, params)
+            return guesses
+        answers = []
+        for candidate in cands:
+            if candidate.kind == "fold":
+                answers.append(None)
+                continue
+            answer = self.modeller.query(candidate.action,
+                                         seat=opponents[0] if len(opponents) == 1 else None)
+            if answer.matched < params.chain_threshold and len(opponents) == 1:
+                answer = self.modeller.query(candidate.action, seat=None)
+            if answer.matched < params.chain_threshold:
+                return guesses
+            answers.append(answer)
+        return [g if a is None else chain_params(a, g, c, obs.contributions[obs.seat],
+                                                 g.p_w / g.p_sd if g.p_sd > 0 else 0.0,
+                                                 our_value, params)
+                for c, g, a in zip(cands, guesses, answers, strict=True)]
 
     def _tendency(self, obs: Observation, seat: int, aggressive: bool,
                   weak_share: float) -> OpponentTendency:

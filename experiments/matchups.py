@@ -120,3 +120,30 @@ def arguments(description: str, deals: int, block_size: int = 2000,
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--resume", action="store_true", help="continue interrupted runs")
     return parser
+
+
+def run_dir(experiment: str, run: str) -> Path:
+    return RUNS / experiment / run
+
+
+def block_rates(experiment: str, run: str, player: str, unit_chips: int) -> list[float]:
+    """The player's win rate in each block of a finished run (unit per hand), from
+    ``blocks.jsonl``: paired comparisons need the blocks, not just the run's mean."""
+    rates = []
+    for line in (run_dir(experiment, run) / "blocks.jsonl").read_text().splitlines():
+        record = json.loads(line)["players"][player]
+        rates.append(record["net"] / record["hands"] / unit_chips)
+    return rates
+
+
+def t_interval(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """Mean and 95% Student-t interval over independent values (blocks)."""
+    from scipy.special import stdtrit
+
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, (float("nan"), float("nan"))
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = float(stdtrit(n - 1, 0.975)) * (var / n) ** 0.5
+    return mean, (mean - half, mean + half)

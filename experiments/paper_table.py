@@ -1,0 +1,51 @@
+"""Issue 12's table: the heuristic agent heads-up fixed-limit against every rival of the panel,
+duplicate, beside Saukonoja & Pasanen's results against the Alberta bots our rivals stand in
+for (`loki` for Pokibrat, `exploiter` for Vexbot; Sparbot has no stand-in).
+
+    python experiments/paper_table.py [--deals N] [--block-size 2000] [--seed 101] [--resume]
+
+Writes experiments/results/paper_table.md (and .json), SB/hand with the 95% interval over
+blocks, plain and luck-adjusted; run dirs (per-hand CSVs, plots) under
+results/experiments/paper_table/. experiments/learning_curves.py reads two of them.
+"""
+
+from __future__ import annotations
+
+from matchups import HEADS_UP_LIMIT, Seat, arguments, fmt, timed_play, write_table
+
+HERO = Seat("heuristic", "heuristic")
+RIVALS = ("loki", "exploiter", "mc", "rock", "maniac", "call", "raise", "random")
+PAPER = {"loki": "+0.015 (Pokibrat)", "exploiter": "-0.242 (Vexbot)"}
+GOAL = {"loki": (0.05, 0.0), "exploiter": (0.0, -0.05)}  # mean at least, lower end at least
+
+
+def verdict(rival: str, mean: float, low: float) -> str:
+    need_mean, need_low = GOAL.get(rival, (0.0, 0.0))
+    if rival in GOAL:
+        return "met" if mean >= need_mean and low >= need_low else "not met"
+    return "met" if low > 0 else "not met"
+
+
+def main() -> None:
+    args = arguments(__doc__.split("\n\n")[0], deals=20000).parse_args()
+    rows = []
+    for rival in RIVALS:
+        r = timed_play("paper_table", f"vs_{rival}", [HERO, Seat(rival, rival)],
+                       HEADS_UP_LIMIT, HERO.name, deals=args.deals,
+                       block_size=args.block_size, seed=args.seed, workers=args.workers,
+                       resume=args.resume)
+        adj = r.summary["players"][HERO.name]["luck_adjusted"]
+        rows.append([rival, PAPER.get(rival, ""), fmt(r.mean, r.ci95),
+                     fmt(adj["mean"], tuple(adj["ci95"])), r.hands, f"{r.seconds:.0f}",
+                     verdict(rival, r.mean, r.ci95[0])])
+    write_table("paper_table", ["rival", "paper (SB/h)", "agent SB/h [95% CI]",
+                                "luck-adjusted [95% CI]", "hands", "wall s", "goal"], rows,
+                [f"Command: python experiments/paper_table.py --deals {args.deals} "
+                 f"--block-size {args.block_size} --seed {args.seed} --workers {args.workers}",
+                 "Heads-up fixed-limit 1/2 (bets 2/4), duplicate; intervals over blocks "
+                 "(Student's t). Goals (issue 12): vs loki mean >= +0.05 and interval above 0; "
+                 "vs exploiter mean >= 0 and lower end >= -0.05; the rest interval above 0."])
+
+
+if __name__ == "__main__":
+    main()
