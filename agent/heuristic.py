@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from agent.defense import preflop_equity, worth_calling
 from agent.evaluation import (
     FOLD_NOW,
     Candidate,
@@ -159,14 +160,28 @@ class HeuristicAgent(BaseBot):
     def act(self, observation: Observation) -> Action:
         if observation.street is Street.PREFLOP:
             decision = self.expert.decide(observation, self.rng)
+            defended = self._defend(observation, decision.action)
+            action = Action.call() if defended is not None and defended[1] else decision.action
             if self._tracer is not None:
                 self._tracer.write(self._record(observation, {"preflop": {
                     "strategy": decision.strategy, "ir": decision.ir,
                     "expected_players": decision.expected_players,
                     "position": decision.position,
-                    "thresholds": dict(decision.thresholds)}}, decision.action))
-            return decision.action
+                    "thresholds": dict(decision.thresholds),
+                    "defense_equity": defended}}, action))
+            return action
         return self._postflop(observation)
+
+    def _defend(self, obs: Observation, action: Action) -> tuple[float, bool] | None:
+        """Our equity against the live ranges, and whether it pays for the call, where the
+        pre-flop rules fold a hand facing a bet (None elsewhere)."""
+        params = self.params.defense
+        if not params.enabled or action.kind is not ActionKind.FOLD:
+            return None
+        opponents = [s for s in range(obs.num_seats) if obs.active[s] and s != obs.seat]
+        share = preflop_equity(obs.hole_cards, [self.modeller.weights(s) for s in opponents],
+                               params, self.rng)
+        return share, worth_calling(share, obs.legal.call_amount, obs.pot, params)
 
     def _postflop(self, obs: Observation) -> Action:
         seat = obs.seat
@@ -211,15 +226,26 @@ class HeuristicAgent(BaseBot):
         tendencies = [self._tendency(obs, s, candidate.aggressive, share)
                       for s, share in zip(opponents, weak, strict=True)]
         p_win = strength.ehs
-        p_called = p_win
+        p_called = p_reraised = p_win
         if candidate.aggressive:
-            # an opponent calls with the top of its range as far as its bets are trusted
-            callers = [a * top_share(w, values.order, 1.0 - t.fold) + (1 - a) * (1.0 - t.fold) * w
-                       for w, t, a in zip(weights, tendencies, trust, strict=True)]
-            hs_called = hs_against(obs.hole_cards, obs.board, callers)
-            p_called = ehs_formulas(hs_called, strength.ppot, strength.npot)[0]
+            # an opponent calls with the top of its range and re-raises with the top of that,
+            # as far as its bets are trusted
+            p_called = self._against_top(obs, strength, weights, values, trust,
+                                         [1.0 - t.fold for t in tendencies])
+            p_reraised = self._against_top(obs, strength, weights, values, trust,
+                                           [t.raise_ for t in tendencies])
         return heuristic_params(spot, candidate, p_win, p_called, tendencies,
-                                self.params.evaluation)
+                                self.params.evaluation, p_reraised)
+
+    @staticmethod
+    def _against_top(obs: Observation, strength: TableStrength, weights: list[np.ndarray],
+                     values: BoardValues, trust: list[float], keep: list[float]) -> float:
+        """Our EHS against the top ``keep`` share of each opponent's range, the trusted part
+        of the weights taken from the top and the rest evenly."""
+        tops = [a * top_share(w, values.order, k) + (1 - a) * k * w
+                for w, k, a in zip(weights, keep, trust, strict=True)]
+        hs = hs_against(obs.hole_cards, obs.board, tops)
+        return ehs_formulas(hs, strength.ppot, strength.npot)[0]
 
     def _from_chains(self, obs: Observation, cands: list[Candidate], guesses: list[EParams],
                      our_value: float, opponents: list[int]) -> list[EParams]:
@@ -285,4 +311,6 @@ def _spot(obs: Observation, opponents: list[int]) -> Spot:
                      if game.is_limit else game.big_blind),
         opponent_calls=tuple(top - obs.bets[s] for s in opponents),
         opponent_stacks=tuple(obs.stacks[s] for s in opponents),
-        yet_to_act=tuple(s not in acted and obs.stacks[s] > 0 for s in opponents))
+        yet_to_act=tuple(s not in acted and obs.stacks[s] > 0 for s in opponents),
+        reraise_room=not game.is_limit or game.cap is None
+        or top // game.bet_size(street) + 1 < game.cap)

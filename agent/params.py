@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from agent.defense import DefenseParams
 from agent.evaluation import EvaluationParams
 from agent.modeller import ModellerParams
 from agent.preflop.params import PreflopParams, load_preflop_params
@@ -57,6 +58,7 @@ class AgentParams(BaseModel):
     evaluation: EvaluationParams
     selector: SelectorParams
     trust: TrustParams
+    defense: DefenseParams
     modeller: dict[str, Any]
     preflop: dict[str, Any]
 

@@ -16,9 +16,9 @@ import time
 import eval7
 from benchlib import best_time, pin_to_one_core
 
-from agent.rivals.equity import equity
 from agent.rivals.exploiter import ExploiterBot
 from agent.rivals.mc import MonteCarloBot
+from agent.strength.equity import equity
 from agent.strength.ranges import parse_range
 from simulator.core.cards import parse_cards
 from simulator.core.game import GameConfig

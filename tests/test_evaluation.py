@@ -194,3 +194,22 @@ def test_checking_behind_ends_the_round() -> None:
     check_last = heuristic_params(last, Candidate.call(last), 0.3, 0.3, [bettor], PARAMS)
     assert check_last.value == pytest.approx(0.3 * 16)  # a free showdown, nothing more
     assert check_first.p_hf > 0  # out of position the opponent may still bet us off it
+
+
+def test_a_raise_that_strong_hands_reraise_is_worth_less() -> None:
+    spot = Spot(pot=10, to_call=2, our_bet=0, stack=1000, street=1, is_limit=True,
+                bet_unit=2, future_unit=4, opponent_calls=(0,), opponent_stacks=(1000,))
+    raise_ = Candidate.raise_to(spot, 4)
+    passive = OpponentTendency(fold=0.2, call=0.8, raise_=0.0)
+    fighter = OpponentTendency(fold=0.2, call=0.4, raise_=0.4)
+    calm = heuristic_params(spot, raise_, 0.6, 0.55, [passive], PARAMS, p_reraised=0.2)
+    fought = heuristic_params(spot, raise_, 0.6, 0.55, [fighter], PARAMS, p_reraised=0.2)
+    assert fought.value < calm.value
+    assert fought.p_hf > calm.p_hf  # we give up against some re-raises
+    # at the cap nobody can re-raise: how we fare against re-raisers no longer matters
+    capped = Spot(**{**spot.__dict__, "reraise_room": False})
+    for where, matters in ((spot, True), (capped, False)):
+        low, high = (heuristic_params(where, raise_, 0.6, 0.55, [fighter], PARAMS,
+                                      p_reraised=p).value for p in (0.2, 0.9))
+        assert (low < high) is matters
+        assert low <= high

@@ -9,13 +9,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from agent.rivals.equity import equity
 from agent.rivals.exploiter import ExploiterBot
 from agent.rivals.hand_values import class_equity, compute_class_equity, street_values
 from agent.rivals.maniac import ManiacBot
 from agent.rivals.mc import MonteCarloBot
 from agent.rivals.rock import RockBot
 from agent.rivals.tendencies import POSTFLOP, RAISED_BACK, Tendencies, read_moves
+from agent.strength.equity import equity
 from agent.strength.ranges import HAND_CLASSES, parse_range
 from simulator import Action, ActionKind, BaseBot, BotContext, Observation, Street
 from simulator.core.cards import HOLDING_INDEX, HOLDINGS, parse_cards

@@ -14,7 +14,7 @@ no-limit) at 2-10 seats:
   expert, then make2 / make1 on EHS' against its own opponent weight arrays, semi-bluffs,
   pot and showdown odds, randomised near the thresholds.
 
-Shared parts: the equity kernel (:mod:`agent.rivals.equity`), hand values on one 0..1 scale
+Shared parts: the equity kernel (:mod:`agent.strength.equity`), hand values on one 0..1 scale
 (:mod:`agent.rivals.hand_values`), bet sizes and pot odds (:mod:`agent.rivals.betting`), the
 style player behind ``rock`` and ``maniac`` (:mod:`agent.rivals.style`) and the exploiter's
 opponent statistics (:mod:`agent.rivals.tendencies`).

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agent.rivals.equity import equity
 from agent.strength.board_table import board_table
+from agent.strength.equity import equity
 from agent.strength.ranges import HAND_CLASSES, HOLDING_CLASS, class_holdings
 from simulator.core.cards import holding_cards
 from simulator.core.errors import HoldemError

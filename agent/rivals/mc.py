@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from agent.rivals.betting import bet_or_raise, check_or_fold, live_opponents, pot_odds
-from agent.rivals.equity import equity
+from agent.strength.equity import equity
 from simulator import Action, BaseBot, Observation
 
 

@@ -24,8 +24,8 @@ from typing import Literal
 import numpy as np
 
 from agent.rivals.betting import bet_or_raise, check_or_fold, live_opponents
-from agent.rivals.equity import equity
 from agent.rivals.hand_values import preflop_values
+from agent.strength.equity import equity
 from simulator import Action, BaseBot, Observation
 from simulator.core.cards import HOLDING_INDEX
 

@@ -1,0 +1,48 @@
+"""Pre-flop defence by pot odds: the check the income-rate rules lack.
+
+Loki's pre-flop rules (agent/preflop/expert.py) compare a hand's income rate with thresholds
+and never look at the price. Heads-up that folds the big blind to a raise with about half
+the deck, while a raise there offers 3 to 1; an opponent that learns it raises every hand
+(Papp 1998 names the rules' neglect of pot odds himself). So when the rules fold a hand that
+faces a bet, the agent calls instead if its equity against the opponents' modelled ranges
+(which the modeller has already narrowed on their raises), discounted by ``realization``
+for playing the rest of the hand after the flop, beats the pot odds.
+
+>>> from agent.params import load_agent_params
+>>> p = load_agent_params().defense
+>>> worth_calling(0.40, to_call=2, pot=6, params=p), worth_calling(0.22, 2, 6, p)
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from agent.strength.equity import equity
+
+
+class DefenseParams(BaseModel):
+    """Parameters of the pre-flop defence (all proposed here)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    enabled: bool
+    realization: float = Field(gt=0, le=1.5)
+    """The share of its showdown equity a hand is taken to win when it plays on."""
+    samples: int = Field(ge=1)
+    """Monte-Carlo deals of the equity against the opponents' weighted ranges."""
+
+
+def worth_calling(share: float, to_call: int, pot: int, params: DefenseParams) -> bool:
+    """Whether ``share`` of the pot (our equity) pays for ``to_call`` into ``pot``."""
+    return params.realization * share >= to_call / (pot + to_call)
+
+
+def preflop_equity(hole: Sequence[int], weights: Sequence[np.ndarray],
+                   params: DefenseParams, rng: np.random.Generator) -> float:
+    """Our showdown equity against the live opponents' weight arrays, by seeded Monte Carlo."""
+    return equity(hole, (), list(weights), samples=params.samples,
+                  seed=int(rng.integers(2**32)))
