@@ -270,7 +270,8 @@ def fold_to_size(fold: float, pot_fraction: float | None, exponent: float) -> fl
 
 def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: float,
                      opponents: Sequence[OpponentTendency],
-                     params: EvaluationParams, p_reraised: float | None = None) -> EParams:
+                     params: EvaluationParams, p_reraised: float | None = None,
+                     draw_share: float = 0.0) -> EParams:
     """E's parameters from a small model of the rest of the hand (proposed here).
 
     * This round: after a bet or raise each opponent folds independently with its fold rate
@@ -279,10 +280,11 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: f
       ``p_win`` beats the pot odds (a soft step of width ``call_margin``), else we fold.
     * Later rounds: each player still in puts ``future_bet_rate`` bets a round into the pot;
       facing the opponents' aggression while behind (``1 - p_win``) we give up with
-      ``hf_given_bet_behind`` per round. ``Pw`` is ``P(sd) * p_win``: giving up is not
-      credited with keeping the winners (crediting it, so that only losing hands give up,
-      cost 0.35 SB/h against `exploiter` on the tuning seeds: the agent then called bets
-      its strength estimate overrates).
+      ``hf_given_bet_behind`` per round. The ``draw_share`` of ``p_win`` that comes from
+      improving (``(1 - HS) * PPOT`` of EHS) is never given up: a hand that improves is
+      ahead. The rest is won at ``P(sd) * p_win``: giving up is not credited with keeping
+      the made winners (crediting it cost 0.35 SB/h against `exploiter` on the tuning
+      seeds: the agent then called bets its strength estimate overrates).
     * After our bet or raise an opponent that stays re-raises with its share
       ``raise / (call + raise)`` (where the cap leaves room); we then call one more bet when
       ``p_reraised`` beats the pot odds (the same soft step), else we fold.
@@ -343,7 +345,9 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: f
     pot_sd = (spot.pot + a + their_calls + bet_prob * call_later * 2 * bet
               + called_rr * 2 * rr_bet + players_at_end * future_each)
     bets_hf = a + 0.5 * future_each * (1.0 - fold_now)
-    return EParams(p_w=p_sd * win, es_w=pot_sd, eb_w=p_sd * bets_sd, p_vf=p_vf,
+    draw = min(max(draw_share, 0.0), 1.0)
+    p_w = min(p_sd, win * (p_sd * (1.0 - draw) + (1.0 - p_vf) * (1.0 - fold_now) * draw))
+    return EParams(p_w=p_w, es_w=pot_sd, eb_w=p_sd * bets_sd, p_vf=p_vf,
                    es_vf=float(spot.pot + a), eb_vf=float(a), p_hf=p_hf, eb_hf=bets_hf)
 
 

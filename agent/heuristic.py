@@ -234,8 +234,9 @@ class HeuristicAgent(BaseBot):
                                          [1.0 - t.fold for t in tendencies])
             p_reraised = self._against_top(obs, strength, weights, values, trust,
                                            [t.raise_ for t in tendencies])
+        draw = (1.0 - strength.hs_n) * strength.ppot / p_win if p_win > 0 else 0.0
         return heuristic_params(spot, candidate, p_win, p_called, tendencies,
-                                self.params.evaluation, p_reraised)
+                                self.params.evaluation, p_reraised, draw)
 
     @staticmethod
     def _against_top(obs: Observation, strength: TableStrength, weights: list[np.ndarray],

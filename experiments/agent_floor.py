@@ -1,7 +1,9 @@
 """Issue 11's strength floor: the heuristic agent against the baseline bots.
 
 1. Heads-up fixed-limit, duplicate, 20,000 deals in blocks of 2,000: the agent against
-   `call`, `raise` and `random` (SB/hand, 95% interval over blocks).
+   `call`, `raise` and `random` (SB/hand, 95% interval over blocks). These are the runs of
+   experiments/paper_table.py with the same config, so whichever script runs first plays
+   them and the other resumes them (a finished run resumes at once).
 2. Six-max no-limit, 100 big blinds reset each hand, the agent in place of the `mixed` seat of
    configs/sixmax_nolimit.yaml against its five other baseline seats, duplicate over the six
    rotations, 6,000 deals in blocks of 1,000 (bb/hand and bb/100).
@@ -20,6 +22,7 @@ from matchups import (
     Seat,
     arguments,
     fmt,
+    run_dir,
     timed_play,
     write_table,
 )
@@ -42,9 +45,10 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     for name, rival in BASELINES.items():
-        r = timed_play("agent_floor", f"hu_limit_vs_{name}", [HERO, rival], HEADS_UP_LIMIT,
+        r = timed_play("paper_table", f"vs_{name}", [HERO, rival], HEADS_UP_LIMIT,
                        HERO.name, deals=args.deals, block_size=args.block_size,
-                       seed=args.seed, workers=args.workers, resume=args.resume)
+                       seed=args.seed, workers=args.workers,
+                       resume=(run_dir("paper_table", f"vs_{name}") / "run.json").exists())
         rows.append([f"heads-up limit vs {name}", "SB/h", fmt(r.mean, r.ci95), r.hands,
                      f"{r.seconds:.0f}", "yes" if r.ci95[0] > 0 else "NO"])
     seats, game = sixmax_seats()

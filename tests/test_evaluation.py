@@ -213,3 +213,19 @@ def test_a_raise_that_strong_hands_reraise_is_worth_less() -> None:
                                       p_reraised=p).value for p in (0.2, 0.9))
         assert (low < high) is matters
         assert low <= high
+
+
+def test_the_share_won_by_improving_is_never_given_up() -> None:
+    # flop, facing a bet from an aggressive opponent: made hands give up later when behind,
+    # draws that get there do not
+    spot = Spot(pot=10, to_call=2, our_bet=0, stack=1000, street=1, is_limit=True,
+                bet_unit=2, future_unit=4, opponent_calls=(0,), opponent_stacks=(1000,))
+    bettor = OpponentTendency(fold=0.1, call=0.3, raise_=0.6)
+    call = Candidate.call(spot)
+    made = heuristic_params(spot, call, 0.4, 0.4, [bettor], PARAMS, draw_share=0.0)
+    drawing = heuristic_params(spot, call, 0.4, 0.4, [bettor], PARAMS, draw_share=0.5)
+    assert made.p_w == pytest.approx(made.p_sd * 0.4)
+    assert made.p_hf == pytest.approx(drawing.p_hf) and made.p_hf > 0.2
+    # half the equity is never given up: 0.4 * (P(sd) * 0.5 + 1 * 0.5)
+    assert drawing.p_w == pytest.approx(0.4 * (made.p_sd * 0.5 + 0.5))
+    assert drawing.value > made.value

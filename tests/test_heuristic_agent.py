@@ -120,8 +120,6 @@ def test_it_bets_the_nuts_on_the_river_when_checked_to() -> None:
     assert bets >= 38
 
 
-@pytest.mark.xfail(strict=True, reason="known leak: E's give-up model (P(sd) * p_win) undervalues "
-                   "draws, and the re-raise term makes the semi-bluff raise negative too")
 def test_it_calls_a_flush_draw_getting_the_right_price() -> None:
     for seed in range(30):
         # seat 0 (big blind, first to act after the flop) bets the flop into the agent
