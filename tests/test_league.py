@@ -1,6 +1,7 @@
 """``holdem league``: every pair of a panel, a crosstable with intervals, and resume."""
 
 import csv
+import math
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,18 @@ def test_bad_league_configs_exit_two_naming_the_problem(
     assert main([str(_config(tmp_path, **extra)), "--quiet"]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "league" / "pairs").exists()  # refused before any pair played
+
+
+def test_a_bots_mean_uses_t_at_the_welch_satterthwaite_degrees_of_freedom() -> None:
+    from scipy.special import stdtrit
+
+    from simulator.arena.league import Cell, overall
+
+    # two opponents, 2 blocks each (1 degree of freedom apiece), equal standard errors:
+    # Welch-Satterthwaite gives (2 v)^2 / (2 v^2 / 1) = 2 degrees of freedom, not infinity
+    cells = [Cell("a", b, m, 0.1, None, 100, 1) for b, m in (("b", 1.0), ("c", 2.0))]
+    mean = overall(cells, "a")
+    assert mean.mean == pytest.approx(1.5) and mean.df == pytest.approx(2.0)
+    half = float(stdtrit(2, 0.975)) * math.sqrt(0.02) / 2
+    assert mean.ci95 == pytest.approx((1.5 - half, 1.5 + half))
+    assert half > 1.96 * math.sqrt(0.02) / 2 * 2  # t(2) = 4.30, over twice the normal's

@@ -9,8 +9,9 @@ row bot's win rate against the column bot with its 95% interval, and per bot its
 its opponents) and ``crosstable.png`` (a heat map with the intervals written in). ``--resume``
 continues every pair where it stopped; ``--force`` starts over.
 
-Pairs are independent matches, so the interval of a bot's mean over its k opponents is
-``sqrt(sum of squared standard errors) / k`` with the normal quantile.
+Pairs are independent matches, so the standard error of a bot's mean over its k opponents is
+``sqrt(sum of squared standard errors) / k``, and its interval takes Student's t at the
+Welch-Satterthwaite degrees of freedom of that sum.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scipy.special import stdtrit
+
 from simulator.arena.config import ConfigError, TournamentConfig, parse_config
 from simulator.arena.results import ResultsError
 from simulator.arena.validation import ValidationInputError, read_yaml
@@ -31,7 +34,6 @@ from simulator.arena.validation import ValidationInputError, read_yaml
 PAIRS_DIR = "pairs"
 CSV_FILE = "crosstable.csv"
 PLOT_FILE = "crosstable.png"
-Z975 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class Cell:
     stderr: float | None
     ci95: tuple[float, float] | None
     hands: int
+    df: float | None = None  # degrees of freedom of stderr (blocks - 1 for a pair's cell)
 
 
 def pair_configs(data: dict[str, Any], source: str) -> list[TournamentConfig]:
@@ -68,25 +71,33 @@ def pair_configs(data: dict[str, Any], source: str) -> list[TournamentConfig]:
     return configs
 
 
-def cells_of(summary_players: dict[str, Any], a: str, b: str) -> list[Cell]:
-    """Both ordered cells of one pair's summary."""
+def cells_of(summary_players: dict[str, Any], a: str, b: str, blocks: int) -> list[Cell]:
+    """Both ordered cells of one pair's summary (``blocks``: the pair's block count)."""
     out = []
     for row, column in ((a, b), (b, a)):
         p = summary_players[row]
         ci = tuple(p["ci95"]) if p.get("ci95") else None
-        out.append(Cell(row, column, float(p["mean"]), p.get("stderr"), ci, int(p["hands"])))
+        out.append(Cell(row, column, float(p["mean"]), p.get("stderr"), ci, int(p["hands"]),
+                        blocks - 1 if blocks > 1 else None))
     return out
 
 
 def overall(cells: list[Cell], bot: str) -> Cell:
-    """A bot's mean over its opponents, with the interval of a mean of independent results."""
+    """A bot's mean over its opponents, with the interval of a mean of independent results:
+    Student's t at the Welch-Satterthwaite degrees of freedom of the summed variances (few
+    blocks per pair give few degrees of freedom, and the normal quantile would be too
+    narrow)."""
     mine = [c for c in cells if c.row == bot]
     mean = sum(c.mean for c in mine) / len(mine)
-    errors = [c.stderr for c in mine]
-    stderr = (math.sqrt(sum(e * e for e in errors)) / len(mine)
-              if all(e is not None for e in errors) else None)
-    ci = None if stderr is None else (mean - Z975 * stderr, mean + Z975 * stderr)
-    return Cell(bot, "(mean)", mean, stderr, ci, sum(c.hands for c in mine))
+    if any(c.stderr is None or c.df is None for c in mine):
+        return Cell(bot, "(mean)", mean, None, None, sum(c.hands for c in mine))
+    variances = [c.stderr ** 2 for c in mine]
+    stderr = math.sqrt(sum(variances)) / len(mine)
+    spread = sum(v * v / c.df for v, c in zip(variances, mine, strict=True))
+    df = sum(variances) ** 2 / spread if spread > 0 else float(sum(c.df for c in mine))
+    half = float(stdtrit(df, 0.975)) * stderr
+    return Cell(bot, "(mean)", mean, stderr, (mean - half, mean + half),
+                sum(c.hands for c in mine), df)
 
 
 def crosstable_csv(cells: list[Cell], bots: list[str], unit: str) -> str:
@@ -158,7 +169,7 @@ def run_league(config_path: str | Path, *, resume: bool = False, force: bool = F
             print(f"league: {a} vs {b} -> {config.output.dir}", flush=True)
         summary = run_tournament(config, resume=resume, force=force, progress=None
                                  if not quiet else False)
-        cells += cells_of(summary.players, a, b)
+        cells += cells_of(summary.players, a, b, summary.blocks)
     out_dir = Path(configs[0].output.dir).parents[1]
     unit = configs[0].unit
     (out_dir / CSV_FILE).write_text(crosstable_csv(cells, bots, unit), encoding="utf-8")
