@@ -75,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     except HoldemError as exc:
         print(f"holdem {name}: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`holdem bots | head`): nothing to report
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ import numpy as np
 
 from simulator.arena.config import ConfigError
 from simulator.arena.luck import history_luck
+from simulator.arena.outdir import open_text
 from simulator.arena.results import BlockRecord, ResultsError, RunStore
 from simulator.arena.summary import RunSummary, format_table, summarise
 from simulator.arena.tournament import derive_seed, package_version
@@ -195,8 +196,9 @@ def _dealer_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--connect-timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="for each client to connect (default: wait)")
     p.add_argument("--illegal", choices=("error", "call"), default="error",
-                   help="an illegal action ends the match (error) or becomes a call, as at the "
-                        "reference dealer")
+                   help="an illegal action ends the match (error) or is made legal as at the "
+                        "reference dealer (call): a raise out of range is clamped to the "
+                        "nearest legal size, any other illegal action becomes a call")
     p.add_argument("--output", metavar="DIR", help="write the log, results and summary here")
     p.add_argument("--phh", action="store_true", help="also write hands.phhs (needs --output)")
     p.add_argument("--force", action="store_true", help="replace results already in DIR")
@@ -311,7 +313,8 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             bots.append(None)
             continue
         try:
-            bots.append(_bot(bot, params.get(name, {}), derive_seed(args.seed, index)))
+            seed = derive_seed(args.seed, Domain.BOT, 0, 0, index)  # block 0, perm 0, seat
+            bots.append(_bot(bot, params.get(name, {}), seed))
         except HoldemError as exc:
             raise ConfigError(f"--seat {name}: {exc}") from None
     ports = _ports(args.ports, bot_names.count(ACPC_SEAT))
@@ -321,7 +324,7 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         meta = {"acpc_game": gd.text(), "seats": args.seat, "hands": args.hands,
                 "seed": args.seed, "version": package_version(), "names": names}
         store = RunStore.create(out_dir, meta, names, resume=False, force=args.force)
-        log = open(out_dir / LOG_FILE, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
+        log = open_text(out_dir / LOG_FILE)  # closed below
     results = _Results(args, game, names, store)
     totals = np.zeros(len(names), dtype=np.int64)
 

@@ -24,6 +24,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
+from typing import TextIO
 
 from simulator.core.errors import HoldemError
 
@@ -161,6 +162,12 @@ def write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     write_new(tmp, text)
     os.replace(tmp, path)
+
+
+def open_text(path: Path) -> TextIO:
+    """A fresh text file at ``path``, never through a symlink planted there."""
+    return os.fdopen(_open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), "w",
+                     encoding="utf-8")
 
 
 def open_log(path: Path) -> int:

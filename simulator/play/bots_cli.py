@@ -16,7 +16,7 @@ from simulator.play.registry import BotSpecError, registered, resolve
 
 
 def describe(name: str) -> dict[str, Any]:
-    """A bot's path, the first line of its docstring and its parameters with defaults."""
+    """A bot's path, the first paragraph of its docstring and its parameters with defaults."""
     out: dict[str, Any] = {"name": name, "path": registered()[name]}
     try:
         spec = resolve(name)
@@ -24,7 +24,7 @@ def describe(name: str) -> dict[str, Any]:
         out["error"] = str(exc)
         return out
     doc = inspect.getdoc(spec.factory) or ""
-    out["doc"] = doc.splitlines()[0] if doc else ""
+    out["doc"] = " ".join(doc.split("\n\n")[0].split())
     params = {}
     try:
         signature = inspect.signature(spec.factory)
