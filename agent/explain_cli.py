@@ -41,6 +41,10 @@ def _decision(record: dict[str, Any]) -> list[str]:
         lines.append(f"    pre-flop expert: {pre['strategy']} (IR {pre['ir']:g}; thresholds "
                      f"{thresholds}; {pre['expected_players']:g} expected players, position "
                      f"{pre['position']})")
+        if pre.get("defense_equity"):
+            share, pays = pre["defense_equity"]
+            lines.append(f"    pot-odds defence: equity {share:.3f} against the modelled "
+                         f"ranges, {'pays' if pays else 'does not pay'} for the call")
     if "strength" in record:
         s = record["strength"]
         lines.append(f"    EHS {s['ehs']:.3f}  EHS' {s['ehs_optimistic']:.3f}  HS_n "

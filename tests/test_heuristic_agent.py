@@ -251,3 +251,19 @@ def test_the_defence_still_folds_trash() -> None:
         spy = one_hand(HEADS_UP, [RaiseBot(), HeuristicAgent(seed=seed)],
                        deal_with(2, 1, "7c2d", "AhKhQs3s4d"), 0, 1)
         assert spy.seen[0][1] == Action.fold()
+
+
+def test_explain_shows_the_pot_odds_defence(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    cfg = parse_config({"game": {"variant": "limit", "blinds": [1, 2], "small_bet": 2},
+                        "seats": [{"name": "hero", "bot": "heuristic",
+                                   "params": {"trace": True}},
+                                  {"name": "villain", "bot": "raise"}],
+                        "hands": 30, "seed": 4, "output": {"dir": str(out), "plots": False}})
+    run_tournament(cfg, progress=False)
+    records = [json.loads(line) for line in
+               (out / "bots" / "hero" / "trace-b0-p0.jsonl").read_text().splitlines()]
+    defended = [r for r in records if (r.get("preflop") or {}).get("defense_equity")]
+    assert defended, "the raiser never made the rules fold"
+    text = explain(out, block=0, perm=0, hand=defended[0]["hand"], seat="hero")
+    assert "pot-odds defence: equity" in text
