@@ -9,7 +9,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q -e '.[dev,ray]'
 	touch $@
 
-.PHONY: setup demo test test-all bench
+.PHONY: setup demo test test-all bench experiments
 setup: $(VENV)/.installed
 
 demo: setup
@@ -27,3 +27,14 @@ bench: setup
 	$(PY) experiments/bench_hand_evaluator.py
 	$(PY) experiments/bench_engine.py
 	$(PY) experiments/bench_tournament.py
+	$(PY) experiments/bench_preflop.py
+	$(PY) experiments/bench_modeller.py --memory-hands 200000
+	$(PY) experiments/bench_agent.py
+	$(PY) experiments/bench_rivals.py
+	$(PY) experiments/bench_acpc.py
+
+# The strength experiments (hours on 2 cores; see README "Results"). Not tests.
+experiments: setup
+	cd experiments && ../$(PY) paper_table.py && ../$(PY) learning_curves.py \
+		&& ../$(PY) agent_floor.py && ../$(PY) ablation.py && ../$(PY) sixmax_tables.py
+	$(VENV)/bin/holdem league configs/league.yaml --force
