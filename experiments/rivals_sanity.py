@@ -1,9 +1,9 @@
 """Sanity check of the rival panel: each rival heads-up limit against ``call``, ``raise`` and
 ``random``, duplicate, from the configs ``configs/rivals/<rival>_vs_<baseline>.yaml``.
 
-Expected: ``exploiter`` and ``mc`` beat all three clearly, ``loki`` beats ``call`` and
-``raise`` and breaks even against ``random`` (its re-weighting reads strength into random bets) (the whole 95% interval above 0);
-``rock`` and ``maniac`` are styles, not strong players, and their rows only show what they
+Expected: ``exploiter`` and ``mc`` beat all three clearly (the whole 95% interval above 0);
+``loki`` beats ``call`` and ``raise`` and breaks even against ``random`` (its re-weighting
+reads strength into random bets); ``rock`` and ``maniac`` are styles, not strong players, and their rows only show what they
 are. Each run resumes where it stopped (``--force`` starts over); the table goes to
 ``experiments/results/rivals_sanity.csv`` and ``.md``. Not a CI test.
 
