@@ -3,9 +3,10 @@
 
 Expected: ``exploiter`` and ``mc`` beat all three clearly (the whole 95% interval above 0);
 ``loki`` beats ``call`` and ``raise`` and breaks even against ``random`` (its re-weighting
-reads strength into random bets); ``rock`` and ``maniac`` are styles, not strong players, and their rows only show what they
-are. Each run resumes where it stopped (``--force`` starts over); the table goes to
-``experiments/results/rivals_sanity.csv`` and ``.md``. Not a CI test.
+reads strength into random bets); ``rock`` and ``maniac`` are styles, not strong players,
+and their rows only show what they are. Each run resumes where it stopped (``--force``
+starts over); the table goes to ``experiments/results/rivals_sanity.csv`` and ``.md``. Not a
+CI test.
 
     python experiments/rivals_sanity.py [--force] [--workers N]
 """
