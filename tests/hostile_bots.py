@@ -134,3 +134,21 @@ class StackAttackBot(BaseBot):
         if observation.legal.can_raise:
             return Action.raise_to(observation.game.stack)
         return Action.call()
+
+
+class ExitInConstructorBot(BaseBot):
+    """Ends the process while it is being built."""
+
+    def __init__(self) -> None:
+        os._exit(9)
+
+
+class HangInConstructorBot(BaseBot):
+    """Never finishes being built, swallowing every interrupt."""
+
+    def __init__(self) -> None:
+        while True:
+            try:
+                time.sleep(10)
+            except BaseException:  # noqa: S110 - the point of the bot
+                pass

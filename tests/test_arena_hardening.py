@@ -585,3 +585,20 @@ def test_ray_tasks_fail_their_blocks_alone_under_fold(
     assert "2 block(s) failed: block 1: the Ray worker died" in err and "block 2:" in err
     assert [b["block"] for b in _lines(out / "blocks.jsonl")] == [0, 3]
     assert "A worker died" in (out / "bots.log").read_text()  # Ray's own report, not ours
+
+
+@pytest.mark.parametrize(("bot", "timeout", "message"), [
+    ("ExitInConstructorBot", None, "constructor: ended the process (exit code 9)"),
+    ("HangInConstructorBot", 0.5, "constructor: gave no answer within bot_timeout 0.5s")])
+def test_a_constructor_that_ends_or_hangs_the_process_is_that_seats_error(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], bot: str, timeout: float | None,
+        message: str) -> None:
+    out = tmp_path / "out"
+    data = _data(out, bot_timeout=timeout, seats=[_hostile("builder", bot),
+                                                  {"name": "c", "bot": "call"}])
+    start = time.monotonic()
+    assert holdem(["run", str(_write(tmp_path / "c.yaml", data)), "--quiet"]) == 2
+    assert time.monotonic() - start < 30
+    err = _err_line(capfd)
+    assert "(builder)" in err and message in err
+    assert not (out / "blocks.jsonl").exists()

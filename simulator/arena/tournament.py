@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
+import multiprocessing
 import os
 import signal
 import sys
@@ -297,11 +298,14 @@ def package_version() -> str:
         return "unknown"
 
 
+TRIAL_GRACE = 2.0  # seconds past bot_timeout before a trial build is killed
+
+
 def check_bots(config: TournamentConfig) -> None:
     """Resolve every seat's bot and build one now (guarded like every bot call, its prints
-    dropped: a worker builds it again), so a typo is refused before any work."""
-    from simulator.play.match import BotError, build_bots
-
+    dropped: a worker builds it again), so a typo is refused before any work. The trial
+    build runs in a forked child where the system allows it, so a constructor that ends the
+    process or hangs past ``bot_timeout`` is that seat's error, not the end of the run."""
     for i, seat in enumerate(config.seats):
         try:
             spec = resolve(seat.bot)
@@ -312,13 +316,57 @@ def check_bots(config: TournamentConfig) -> None:
                 check_game(config.game_config())
         except HoldemError as exc:
             raise ConfigError(f"seats[{i}] ({seat.name}): {exc}") from None
-        try:
-            with _quiet_output():
-                build_bots([functools.partial(build, spec, seat.params, 0)], [seat.name],
-                           on_bot_error="stop", bot_timeout=config.bot_timeout)
-        except BotError as exc:
+        problem = _trial_build(spec, seat.params, seat.name, config.bot_timeout)
+        if problem is not None:
             raise ConfigError(f"seats[{i}] ({seat.name}): bot {seat.bot!r} with params "
-                              f"{dict(seat.params)}: {exc.fault.message}") from None
+                              f"{dict(seat.params)}: {problem}")
+
+
+def _build_once(spec: Any, params: Any, name: str, timeout: float | None) -> str | None:
+    """Build one bot through the guard of every bot call; the fault's message, or None."""
+    from simulator.play.match import BotError, build_bots
+
+    try:
+        with _quiet_output():
+            build_bots([functools.partial(build, spec, params, 0)], [name],
+                       on_bot_error="stop", bot_timeout=timeout)
+    except BotError as exc:
+        return exc.fault.message
+    return None
+
+
+def _trial_child(writer: Any, spec: Any, params: Any, name: str,
+                 timeout: float | None) -> None:
+    try:
+        writer.send(_build_once(spec, params, name, timeout))
+    finally:
+        os._exit(0)  # no atexit handlers, no flushing of the parent's buffers twice
+
+
+def _trial_build(spec: Any, params: Any, name: str, timeout: float | None) -> str | None:
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return _build_once(spec, params, name, timeout)
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
+    child = context.Process(target=_trial_child, args=(writer, spec, params, name, timeout),
+                            daemon=True)
+    child.start()
+    writer.close()
+    try:
+        # the guard inside interrupts an overrun; a bot that swallows the interrupt is
+        # killed a little later, as in the workers
+        if not reader.poll(None if timeout is None else timeout + TRIAL_GRACE):
+            return f"constructor: gave no answer within bot_timeout {timeout:g}s"
+        try:
+            return reader.recv()
+        except EOFError:
+            child.join(TRIAL_GRACE)
+            return f"constructor: ended the process (exit code {child.exitcode})"
+    finally:
+        reader.close()
+        if child.is_alive():
+            child.kill()
+        child.join()
 
 
 @contextlib.contextmanager
