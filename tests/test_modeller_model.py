@@ -281,6 +281,8 @@ def test_questions_outside_a_hand_or_about_non_opponents_are_refused() -> None:
     m = OpponentModeller(preflop_values=preflop_values())
     with pytest.raises(ModellerError, match="start"):
         m.observe(HandStarted(0, 1, ("a", "b"), (200, 200), (True, True)))
+    with pytest.raises(ModellerError, match=r"start\(context\) first"):
+        m.frequencies(1, 1, 0)  # e.g. a loaded model: counts by name, no seats yet
     m.start(BotContext(seat=0, names=("a", "b", "c"), game=LIMIT))
     with pytest.raises(ModellerError, match="no hand"):
         m.weights(1)

@@ -311,7 +311,10 @@ class OpponentModeller:
             return self._defaults.get(street, bets_to_call)
         names = (self._hand.tracker.names if self._hand is not None
                  else self._context.names if self._context is not None else None)
-        if names is None or not 0 <= seat < len(names) or seat == self._context.seat:
+        if names is None:
+            raise ModellerError("no seats known yet: call start(context) first (a loaded "
+                                "model keeps its counts by player name, not by seat)")
+        if not 0 <= seat < len(names) or seat == self._context.seat:
             raise ModellerError(f"seat {seat!r}: not an opponent's seat")
         counts = self.action_counts.get(names[seat])
         return (counts or self._defaults).get(street, bets_to_call)
