@@ -267,3 +267,24 @@ def test_explain_shows_the_pot_odds_defence(tmp_path: Path) -> None:
     assert defended, "the raiser never made the rules fold"
     text = explain(out, block=0, perm=0, hand=defended[0]["hand"], seat="hero")
     assert "pot-odds defence: equity" in text
+
+
+def test_an_edited_parameter_file_is_noticed_on_resume(tmp_path: Path) -> None:
+    from simulator.arena.results import ResultsError
+
+    mine = tmp_path / "mine.yaml"
+    mine.write_text((Path(__file__).resolve().parents[1] / "configs" / "agents"
+                     / "default.yaml").read_text())
+    out = _tiny_run(tmp_path, config=str(mine))
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["result_config"]["bot_identities"]["hero"]["selector"]["temperature"] == 0.15
+    cfg = parse_config({"game": {"variant": "limit", "blinds": [1, 2], "small_bet": 2},
+                        "seats": [{"name": "hero", "bot": "heuristic",
+                                   "params": {"config": str(mine)}},
+                                  {"name": "villain", "bot": "random"}],
+                        "hands": 40, "block_size": 20, "seed": 3, "duplicate": True,
+                        "output": {"dir": str(out), "plots": False}})
+    run_tournament(cfg, resume=True, progress=False)  # unchanged: resumes (nothing to do)
+    mine.write_text(mine.read_text().replace("temperature: 0.15", "temperature: 0.5"))
+    with pytest.raises(ResultsError, match="temperature"):
+        run_tournament(cfg, resume=True, progress=False)

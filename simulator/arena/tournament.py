@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
+import inspect
 import multiprocessing
 import os
 import signal
@@ -369,6 +370,28 @@ def _trial_build(spec: Any, params: Any, name: str, timeout: float | None) -> st
         child.join()
 
 
+def bot_identities(config: TournamentConfig) -> dict[str, Any]:
+    """Per seat whose bot class has ``identity(params)``: what its params stand for (a bot
+    that reads a parameter file returns the file's contents), so that ``--resume`` notices
+    an edited file as it notices an edited config."""
+    out = {}
+    for seat in config.seats:
+        factory = resolve(seat.bot).factory
+        # only a class-level hook: an instance method of that name is the bot's own business
+        if isinstance(inspect.getattr_static(factory, "identity", None),
+                      (classmethod, staticmethod)):
+            try:
+                out[seat.name] = factory.identity(dict(seat.params))
+            except HoldemError as exc:
+                raise ConfigError(f"seat {seat.name}: {exc}") from None
+    return out
+
+
+def _with_identities(key: dict[str, Any], config: TournamentConfig) -> dict[str, Any]:
+    identities = bot_identities(config)
+    return {**key, "bot_identities": identities} if identities else key
+
+
 @contextlib.contextmanager
 def _quiet_output() -> Iterator[None]:
     """Drop what is printed for a while (a bot's prints while it is checked): Python's
@@ -428,7 +451,8 @@ def run_tournament(config: TournamentConfig, *, resume: bool = False, force: boo
     if not inline:
         check_backend(config)
     out_dir = Path(config.output.dir)
-    meta = {"result_config": config.result_key(), "seed": config.seed,
+    meta = {"result_config": _with_identities(config.result_key(), config),
+            "seed": config.seed,
             "version": package_version(), "names": list(config.names), "unit": config.unit,
             "unit_chips": config.unit_chips, "big_blind": config.game_config().big_blind}
     with _sigterm_ends_run():
