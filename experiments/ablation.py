@@ -5,7 +5,7 @@ win rates, with its 95% interval over blocks.
 
     python experiments/ablation.py [--deals N] [--block-size 2000] [--seed 101] [--resume]
 
-Writes experiments/results/ablation.md (and .json); run dirs under
+Writes experiments/results/ablation.md (and .json, and the plot .png); run dirs under
 results/experiments/ablation/.
 """
 
@@ -17,6 +17,8 @@ from matchups import (
     arguments,
     block_rates,
     fmt,
+    parse_fmt,
+    plot_intervals,
     t_interval,
     timed_play,
     write_table,
@@ -46,6 +48,7 @@ def main() -> None:
             mean, ci = t_interval([x - y for x, y in zip(rates[a], rates[b], strict=True)])
             diffs.append(fmt(mean, ci))
         rows.append([rival, *cells, *diffs])
+    plot(rows)
     write_table("ablation", ["rival", *(f"model: {m}" for m in MODELS), "full - off",
                              "frequencies - off", "full - frequencies"], rows,
                 [f"Command: python experiments/ablation.py --deals {args.deals} "
@@ -53,6 +56,20 @@ def main() -> None:
                  "SB/hand, heads-up fixed-limit, duplicate; differences are paired by block "
                  "(same seeds, same cards) with Student's t intervals over blocks. Goal: "
                  "full - off above zero against at least two of call, maniac and rock."])
+
+
+def plot(rows: list[list]) -> None:
+    """experiments/results/ablation.png: the paired differences full - off and
+    frequencies - off against each rival."""
+    labels, means, cis = [], [], []
+    for row in rows:
+        for column, name in ((4, "full - off"), (5, "freq - off")):
+            mean, ci = parse_fmt(row[column])
+            labels.append(f"{row[0]}: {name}")
+            means.append(mean)
+            cis.append(ci)
+    plot_intervals("ablation", labels, means, cis, "paired difference, SB/hand (95% CI)",
+                   "What the model earns: paired differences by block")
 
 
 if __name__ == "__main__":

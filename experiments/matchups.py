@@ -147,3 +147,35 @@ def t_interval(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     half = float(stdtrit(n - 1, 0.975)) * (var / n) ** 0.5
     return mean, (mean - half, mean + half)
+
+
+def plot_intervals(name: str, labels: Sequence[str], means: Sequence[float],
+                   cis: Sequence[tuple[float, float]], ylabel: str, title: str) -> Path:
+    """A dot-and-whisker plot of means with their 95% intervals, beside the table."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.8 * len(labels) + 2), 3.8))
+    xs = range(len(labels))
+    ax.errorbar(xs, means, yerr=[[m - c[0] for m, c in zip(means, cis, strict=True)],
+                                 [c[1] - m for m, c in zip(means, cis, strict=True)]],
+                fmt="o", capsize=4)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xticks(list(xs), labels, rotation=30, ha="right")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    fig.tight_layout()
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def parse_fmt(text: str) -> tuple[float, tuple[float, float]]:
+    """The inverse of :func:`fmt`: ``"+0.123 [+0.100, +0.146]"`` -> mean and interval."""
+    mean, rest = text.split(" [")
+    low, high = rest.rstrip("]").split(", ")
+    return float(mean), (float(low), float(high))

@@ -4,14 +4,23 @@ for (`loki` for Pokibrat, `exploiter` for Vexbot; Sparbot has no stand-in).
 
     python experiments/paper_table.py [--deals N] [--block-size 2000] [--seed 101] [--resume]
 
-Writes experiments/results/paper_table.md (and .json), SB/hand with the 95% interval over
-blocks, plain and luck-adjusted; run dirs (per-hand CSVs, plots) under
+Writes experiments/results/paper_table.md (and .json, and the plot .png), SB/hand with the
+95% interval over blocks, plain and luck-adjusted; run dirs (per-hand CSVs, plots) under
 results/experiments/paper_table/. experiments/learning_curves.py reads two of them.
 """
 
 from __future__ import annotations
 
-from matchups import HEADS_UP_LIMIT, Seat, arguments, fmt, timed_play, write_table
+from matchups import (
+    HEADS_UP_LIMIT,
+    Seat,
+    arguments,
+    fmt,
+    parse_fmt,
+    plot_intervals,
+    timed_play,
+    write_table,
+)
 
 HERO = Seat("heuristic", "heuristic")
 RIVALS = ("loki", "exploiter", "mc", "rock", "maniac", "call", "raise", "random")
@@ -38,6 +47,7 @@ def main() -> None:
         rows.append([rival, PAPER.get(rival, ""), fmt(r.mean, r.ci95),
                      fmt(adj["mean"], tuple(adj["ci95"])), r.hands, f"{r.seconds:.0f}",
                      verdict(rival, r.mean, r.ci95[0])])
+    plot(rows)
     write_table("paper_table", ["rival", "paper (SB/h)", "agent SB/h [95% CI]",
                                 "luck-adjusted [95% CI]", "hands", "wall s", "goal"], rows,
                 [f"Command: python experiments/paper_table.py --deals {args.deals} "
@@ -45,6 +55,14 @@ def main() -> None:
                  "Heads-up fixed-limit 1/2 (bets 2/4), duplicate; intervals over blocks "
                  "(Student's t). Goals (issue 12): vs loki mean >= +0.05 and interval above 0; "
                  "vs exploiter mean >= 0 and lower end >= -0.05; the rest interval above 0."])
+
+
+def plot(rows: list[list]) -> None:
+    """experiments/results/paper_table.png: the agent's SB/h against each rival."""
+    points = [parse_fmt(row[2]) for row in rows]
+    plot_intervals("paper_table", [row[0] for row in rows], [p[0] for p in points],
+                   [p[1] for p in points], "agent SB/hand (95% CI)",
+                   "Heads-up limit, duplicate: the agent against each rival")
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 
     python experiments/sixmax_tables.py [--deals N] [--block-size 2000] [--seed 101] [--resume]
 
-Writes experiments/results/sixmax_tables.md (and .json): every seat's win rate (SB/hand in
-limit, bb/hand in no-limit) with its 95% interval over blocks.
+Writes experiments/results/sixmax_tables.md (and .json, and the plot .png): every seat's win
+rate (SB/hand in limit, bb/hand in no-limit) with its 95% interval over blocks.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from matchups import (
     Seat,
     arguments,
     fmt,
+    parse_fmt,
+    plot_intervals,
     timed_play,
     write_table,
 )
@@ -36,10 +38,21 @@ def main() -> None:
             rows.append([f"6-max {variant}", seat.name, unit, fmt(p["mean"], tuple(p["ci95"])),
                          p["hands"]])
         rows.append([f"6-max {variant}", "(wall s)", "", f"{r.seconds:.0f}", ""])
+    plot(rows)
     write_table("sixmax_tables", ["table", "seat", "unit", "per hand [95% CI]", "hands"], rows,
                 [f"Command: python experiments/sixmax_tables.py --deals {args.deals} "
                  f"--block-size {args.block_size} --seed {args.seed} --workers {args.workers}",
                  "Duplicate over the six seat rotations; intervals over blocks (Student's t)."])
+
+
+def plot(rows: list[list]) -> None:
+    """experiments/results/sixmax_tables.png: every seat's win rate at both tables."""
+    seats = [row for row in rows if row[1] != "(wall s)"]
+    points = [parse_fmt(row[3]) for row in seats]
+    plot_intervals("sixmax_tables", [f"{row[0][6:]}: {row[1]}" for row in seats],
+                   [p[0] for p in points], [p[1] for p in points],
+                   "per hand (SB limit, bb no-limit; 95% CI)",
+                   "Six-max: the agent and five rivals")
 
 
 if __name__ == "__main__":
