@@ -36,5 +36,6 @@ bench: setup
 # The strength experiments (hours on 2 cores; see README "Results"). Not tests.
 experiments: setup
 	cd experiments && ../$(PY) paper_table.py && ../$(PY) learning_curves.py \
-		&& ../$(PY) agent_floor.py && ../$(PY) ablation.py && ../$(PY) sixmax_tables.py
+		&& ../$(PY) agent_floor.py && ../$(PY) ablation.py --deals 6000 \
+		&& ../$(PY) sixmax_tables.py --deals 6000 --no-duplicate
 	$(VENV)/bin/holdem league configs/league.yaml --force

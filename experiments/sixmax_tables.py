@@ -1,5 +1,6 @@
 """Issue 12's six-max tables: the agent with five different rivals, fixed-limit and no-limit
-(100 big blinds reset every hand), duplicate over the six rotations.
+(100 big blinds reset every hand), duplicate over the six rotations (``--no-duplicate``: one
+seating, 6x cheaper).
 
     python experiments/sixmax_tables.py [--deals N] [--block-size 2000] [--seed 101] [--resume]
 
@@ -27,12 +28,15 @@ GAMES = {"limit": (SIXMAX_LIMIT, "SB/h"), "nolimit": (SIXMAX_NOLIMIT, "bb/h")}
 
 
 def main() -> None:
-    args = arguments(__doc__.split("\n\n")[0], deals=4000).parse_args()
+    parser = arguments(__doc__.split("\n\n")[0], deals=4000)
+    parser.add_argument("--no-duplicate", dest="duplicate", action="store_false",
+                        help="one seating per deal instead of the six rotations (6x cheaper)")
+    args = parser.parse_args()
     rows = []
     for variant, (game, unit) in GAMES.items():
         r = timed_play("sixmax_tables", variant, SEATS, game, SEATS[0].name, deals=args.deals,
                        block_size=args.block_size, seed=args.seed, workers=args.workers,
-                       resume=args.resume)
+                       resume=args.resume, duplicate=args.duplicate)
         for seat in SEATS:
             p = r.summary["players"][seat.name]
             rows.append([f"6-max {variant}", seat.name, unit, fmt(p["mean"], tuple(p["ci95"])),
@@ -41,8 +45,11 @@ def main() -> None:
     plot(rows)
     write_table("sixmax_tables", ["table", "seat", "unit", "per hand [95% CI]", "hands"], rows,
                 [f"Command: python experiments/sixmax_tables.py --deals {args.deals} "
-                 f"--block-size {args.block_size} --seed {args.seed} --workers {args.workers}",
-                 "Duplicate over the six seat rotations; intervals over blocks (Student's t)."])
+                 f"--block-size {args.block_size} --seed {args.seed} --workers {args.workers}"
+                 + ("" if args.duplicate else " --no-duplicate"),
+                 ("Duplicate over the six seat rotations" if args.duplicate else
+                  "Not duplicate: one seating, the button moving every hand")
+                 + "; intervals over blocks (Student's t)."])
 
 
 def plot(rows: list[list]) -> None:
