@@ -62,7 +62,9 @@ def main() -> None:
                 [f"Command: python experiments/agent_floor.py --deals {args.deals} "
                  f"--sixmax-deals {args.sixmax_deals} --seed {args.seed} --workers "
                  f"{args.workers}", "Duplicate everywhere; blocks of 2,000 deals heads-up, "
-                 "1,000 at six-max; intervals over blocks (Student's t)."])
+                 "1,000 at six-max; intervals over blocks (Student's t). The heads-up rows are "
+                 "paper_table.py's runs: a wall time of a second or two is a resume of a "
+                 "finished run (its time is in paper_table.md)."])
 
 
 if __name__ == "__main__":
