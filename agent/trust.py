@@ -31,8 +31,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
+
+from agent.strength.numpy_sums import pairwise_sum
 
 EM_STEPS = 30
 
@@ -52,25 +55,36 @@ class RangeTrust:
 
     prior: float
     prior_weight: float
-    _pairs: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+    _pairs: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict)
     _alpha: dict[str, float] = field(default_factory=dict)
 
     def add(self, name: str, p_weights: float, p_uniform: float) -> None:
-        self._pairs.setdefault(name, []).append((p_weights, p_uniform))
-        self._alpha[name] = self._fit(self._pairs[name])
+        pw, pu = self._pairs.setdefault(name, ([], []))
+        pw.append(p_weights)
+        pu.append(p_uniform)
+        self._alpha[name] = float(_em(np.array(pw), np.array(pu), self.prior,
+                                      self.prior_weight, EM_STEPS))
 
     def alpha(self, name: str) -> float:
         return self._alpha.get(name, self.prior)
 
-    def _fit(self, pairs: list[tuple[float, float]]) -> float:
-        pw, pu = np.array(pairs).T
-        a = self.prior
-        for _ in range(EM_STEPS):
-            mix = a * pw + (1 - a) * pu
-            share = np.divide(a * pw, mix, out=np.full_like(mix, a), where=mix > 0)
-            a = (share.sum() + self.prior_weight * self.prior) / (len(pairs)
-                                                                   + self.prior_weight)
-        return float(a)
+
+@numba.njit(cache=True, nogil=True)
+def _em(pw: np.ndarray, pu: np.ndarray, prior: float, prior_weight: float,
+        steps: int) -> float:
+    """EM for the mixture weight, with ``prior_weight`` pseudo-observations at ``prior``;
+    the same float operations in the same order as the numpy form in ``tests/test_trust.py``,
+    so the result is bit for bit the same, without numpy's per-call overhead (a fit runs
+    at every showdown)."""
+    n = pw.shape[0]
+    share = np.empty(n)
+    a = prior
+    for _ in range(steps):
+        for i in range(n):
+            mix = a * pw[i] + (1 - a) * pu[i]
+            share[i] = a * pw[i] / mix if mix > 0 else a
+        a = (pairwise_sum(share, 0, n) + prior_weight * prior) / (n + prior_weight)
+    return a
 
 
 def mixed(weights: np.ndarray, alpha: float) -> np.ndarray:

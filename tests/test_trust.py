@@ -1,0 +1,43 @@
+"""Range trust: the EM kernel against its numpy form, bit for bit, and what it learns."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent.trust import EM_STEPS, RangeTrust, _em, mixed, shown_likelihoods
+
+
+def numpy_em(pw: np.ndarray, pu: np.ndarray, prior: float, prior_weight: float) -> float:
+    """The reference form (the agent's code before the kernel)."""
+    a = prior
+    for _ in range(EM_STEPS):
+        mix = a * pw + (1 - a) * pu
+        share = np.divide(a * pw, mix, out=np.full_like(mix, a), where=mix > 0)
+        a = (share.sum() + prior_weight * prior) / (len(pw) + prior_weight)
+    return float(a)
+
+
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 130, 300, 1000])
+def test_the_kernel_is_the_numpy_form_bit_for_bit(n: int) -> None:
+    rng = np.random.default_rng(n)
+    pw = rng.random(n) * 0.01
+    pw[rng.random(n) < 0.2] = 0.0  # holdings the weights had ruled out
+    pu = np.full(n, 1 / 1081)
+    pu[rng.random(n) < 0.05] = 0.0  # and a mixture of zero: the share falls back to alpha
+    pw[pu == 0] = 0.0
+    for prior, weight in ((0.7, 5.0), (0.2, 0.0), (1.0, 3.0)):
+        assert _em(pw, pu, prior, weight, EM_STEPS) == numpy_em(pw, pu, prior, weight)
+
+
+def test_trust_follows_how_well_the_weights_predicted_the_shown_hands() -> None:
+    good, bad = RangeTrust(0.7, 5.0), RangeTrust(0.7, 5.0)
+    weights = np.ones(1326)
+    weights[:100] = 20.0  # the model expects the first 100 holdings
+    for holding in range(0, 100, 5):
+        good.add("x", *shown_likelihoods(weights, holding))
+    for holding in range(500, 600, 5):
+        bad.add("x", *shown_likelihoods(weights, holding))
+    assert good.alpha("x") > 0.9 and bad.alpha("x") < 0.3  # from the prior 0.7
+    assert good.alpha("nobody") == 0.7
+    assert mixed(weights, 0.0).sum() == pytest.approx(1.0)
