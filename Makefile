@@ -37,5 +37,5 @@ bench: setup
 experiments: setup
 	cd experiments && ../$(PY) paper_table.py && ../$(PY) learning_curves.py \
 		&& ../$(PY) agent_floor.py && ../$(PY) ablation.py --deals 6000 \
-		&& ../$(PY) sixmax_tables.py --deals 6000 --no-duplicate
+		&& ../$(PY) sixmax_tables.py --deals 6000
 	$(VENV)/bin/holdem league configs/league.yaml --force
