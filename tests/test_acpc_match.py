@@ -337,3 +337,17 @@ def test_log2phh_replays_logs_and_refuses_disagreeing_ones(tmp_path: Path) -> No
     err = io.StringIO()
     assert main(["log2phh", str(log), "--game", str(game)], io.StringIO(), err) == 2
     assert "line 1" in err.getvalue()
+
+
+def test_a_dealer_output_dir_with_results_is_refused_without_advising_resume(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = str(SHIPPED / "holdem.limit.2p.reverse_blinds.game")
+    args = ["dealer", game, "--hands", "5", "--seed", "1", "--seat", "a=call", "--seat",
+            "b=call", "--output", str(tmp_path / "out")]
+    assert main(args) == 0
+    capsys.readouterr()
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "already holds results: pass --force to replace them" in err
+    assert "--resume" not in err  # the dealer has no --resume
+    assert main([*args, "--force"]) == 0

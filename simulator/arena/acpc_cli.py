@@ -323,47 +323,52 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out_dir = Path(args.output)
         meta = {"acpc_game": gd.text(), "seats": args.seat, "hands": args.hands,
                 "seed": args.seed, "version": package_version(), "names": names}
-        store = RunStore.create(out_dir, meta, names, resume=False, force=args.force)
+        store = RunStore.create(out_dir, meta, names, resume=False, force=args.force,
+                                resumable=False)
         log = open_text(out_dir / LOG_FILE)  # closed below
-    results = _Results(args, game, names, store)
-    totals = np.zeros(len(names), dtype=np.int64)
-
-    def listening(open_ports: list[int]) -> None:
-        if open_ports:  # the first line, as the reference dealer prints it
-            print(" ".join(str(p) for p in open_ports), file=out, flush=True)
-
-    problem = None
     try:
-        for result in host_match(game, names, bots, hands=args.hands, seed=args.seed,
-                                 host=args.host, ports=ports, timeout=args.timeout,
-                                 connect_timeout=args.connect_timeout, illegal=args.illegal,
-                                 on_listening=listening):
-            totals += np.array(result.net, dtype=np.int64)
-            if log is not None:
-                log.write(state_line(result.history) + "\n")
-                log.flush()
-            results.add(result)
-    except (BotError, ProtocolError) as exc:
-        problem = str(exc)
-    finally:
-        results.flush()
-    complete = problem is None
-    score = score_line(totals.tolist(), names)
-    if log is not None:
+        results = _Results(args, game, names, store)
+        totals = np.zeros(len(names), dtype=np.int64)
+
+        def listening(open_ports: list[int]) -> None:
+            if open_ports:  # the first line, as the reference dealer prints it
+                print(" ".join(str(p) for p in open_ports), file=out, flush=True)
+
+        problem = None
+        try:
+            for result in host_match(game, names, bots, hands=args.hands, seed=args.seed,
+                                     host=args.host, ports=ports, timeout=args.timeout,
+                                     connect_timeout=args.connect_timeout, illegal=args.illegal,
+                                     on_listening=listening):
+                totals += np.array(result.net, dtype=np.int64)
+                if log is not None:
+                    log.write(state_line(result.history) + "\n")
+                    log.flush()
+                results.add(result)
+        except (BotError, ProtocolError) as exc:
+            problem = str(exc)
+        finally:
+            results.flush()
+        complete = problem is None
+        score = score_line(totals.tolist(), names)
+        if log is not None:
+            if complete:
+                log.write(score + "\n")
+            log.close()
+        summary = results.summary(complete)
         if complete:
-            log.write(score + "\n")
-        log.close()
-    summary = results.summary(complete)
-    if complete:
-        print(score, file=out)
-    if not args.quiet and summary.deals:
-        print(format_table(summary), file=out)
-    if problem is not None:
-        played = summary.deals
-        print(f"holdem acpc dealer: {problem} (after {played} finished hands"
-              + (f", kept in {args.output}" if args.output else "") + ")", file=err)
-        return 1
-    return 0
+            print(score, file=out)
+        if not args.quiet and summary.deals:
+            print(format_table(summary), file=out)
+        if problem is not None:
+            played = summary.deals
+            print(f"holdem acpc dealer: {problem} (after {played} finished hands"
+                  + (f", kept in {args.output}" if args.output else "") + ")", file=err)
+            return 1
+        return 0
+    finally:
+        if store is not None:
+            store.close()  # the lock, for callers in the same process
 
 
 # --- log2phh and game ----------------------------------------------------------------------------

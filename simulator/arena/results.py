@@ -176,12 +176,13 @@ class RunStore:
     @classmethod
     def create(cls, out_dir: Path, meta: dict[str, Any], names: Sequence[str], *,
                resume: bool, force: bool, num_blocks: int | None = None,
-               histories: bool = False) -> RunStore:
+               histories: bool = False, resumable: bool = True) -> RunStore:
         """Start (or, with ``resume``, continue) a run in ``out_dir``, holding its lock.
 
         Refuses a dir that holds results unless ``resume`` (the same config) or ``force``
         (remove this tool's files, and only those). Every check comes before any change: a
         resume reads the whole store first and refuses what does not add up (exit 2).
+        ``resumable=False`` (the ACPC dealer) leaves ``--resume`` out of the refusal's advice.
         """
         out_dir = prepare_dir(Path(out_dir))
         lock = DirLock.acquire(out_dir)
@@ -193,8 +194,10 @@ class RunStore:
             if resume and existing:
                 store._repair(store._check_resume(meta, num_blocks, histories))
             elif existing and not force:
+                advice = ("--resume to continue that run or --force to start over" if resumable
+                          else "--force to replace them")
                 raise ResultsError(f"output dir {str(out_dir)!r} already holds results: pass "
-                                   f"--resume to continue that run or --force to start over")
+                                   f"{advice}")
             else:
                 store._start_fresh(meta)
         except BaseException:
