@@ -38,7 +38,7 @@ import numpy as np
 
 from agent.preflop.income_rates import income_rate
 from agent.strength.ehs import EHS, hand_detail, parse_spot
-from agent.strength.ranges import WeightsLike, to_weights
+from agent.strength.ranges import HAND_CLASSES, WeightsLike, to_weights
 from simulator.core.cards import format_cards
 
 DIGITS = 6  # decimals printed; the test vectors of DESIGN.md section 5 have six
@@ -55,7 +55,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="holdem ehs", description=__doc__.split("\n\n")[0])
-    p.add_argument("hole", metavar="HOLE", help="two hole cards, e.g. AdQc")
+    p.add_argument("hole", metavar="HOLE",
+                   help="two hole cards, e.g. AdQc; without a board also a class, e.g. AKs")
     p.add_argument("board", metavar="BOARD", nargs="*",
                    help="0, 3, 4 or 5 board cards, e.g. 3h4cJh or 3h 4c Jh")
     source = p.add_mutually_exclusive_group()
@@ -89,7 +90,7 @@ def _load_weights(args: argparse.Namespace) -> WeightsLike:
     return to_weights(data)
 
 
-def _preflop(args: argparse.Namespace, hole: list[int]) -> dict[str, Any]:
+def _preflop(args: argparse.Namespace, hole: list[int] | str) -> dict[str, Any]:
     if args.weights is not None or args.range_ is not None or args.lookahead is not None:
         raise BadInput("--weights, --range and --lookahead need a board of 3, 4 or 5 cards")
     rates = income_rate(hole)
@@ -113,12 +114,16 @@ def _postflop(args: argparse.Namespace, hole: list[int], board: list[int]) -> di
     return out
 
 
+def _rates_text(label: str, out: dict[str, Any]) -> str:
+    return (f"{label}: pre-flop class {out['class']}\n"
+            f"  income rates (thousandths)  IR2 {out['ir2']:+d}   IR4 {out['ir4']:+d}   "
+            f"IR7 {out['ir7']:+d}")
+
+
 def _text(args: argparse.Namespace, hole: list[int], board: list[int],
           out: dict[str, Any]) -> str:
     if not board:
-        return (f"{format_cards(hole)}: pre-flop class {out['class']}\n"
-                f"  income rates (thousandths)  IR2 {out['ir2']:+d}   IR4 {out['ir4']:+d}   "
-                f"IR7 {out['ir7']:+d}")
+        return _rates_text(format_cards(hole), out)
     against = "a uniform range" if args.weights is None and args.range_ is None else (
         f"range {args.range_!r}" if args.range_ else f"weights {str(args.weights)!r}")
     lines = [
@@ -140,6 +145,9 @@ def run(argv: list[str]) -> str:
     args = _parser().parse_args(argv)
     if args.opponents < 1:
         raise BadInput(f"bad --opponents {args.opponents}: expected an integer >= 1")
+    if not args.board and args.hole in HAND_CLASSES:  # a class, e.g. AKs: its rates
+        out = _preflop(args, args.hole)
+        return json.dumps(out) if args.json else _rates_text(args.hole, out)
     try:
         hole, board = parse_spot(args.hole, " ".join(args.board), preflop=True)
     except ValueError as e:

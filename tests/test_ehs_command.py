@@ -83,6 +83,10 @@ def test_preflop_prints_the_class_and_its_income_rates(
     assert got == {"class": "72s", "ir2": ir("72s", 2), "ir4": ir("72s", 4),
                    "ir7": ir("72s", 7)}
     assert run_json(capsys, ["AsAh"])["ir7"] == ir("AA", 7) > 2000
+    # without a board a class name does too
+    assert run_json(capsys, ["AKs"]) == {"class": "AKs", "ir2": ir("AKs", 2),
+                                         "ir4": ir("AKs", 4), "ir7": ir("AKs", 7)}
+    assert main(["72o"]) == 0 and "IR7 -498" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -100,6 +104,8 @@ def test_preflop_prints_the_class_and_its_income_rates(
     (["AdQc", "3h4cJh", "--opponents", "0"], "--opponents"),
     (["AdQc", "3h4cJh", "--weights", "/nonexistent/w.json"], "cannot read"),
     (["AdQc", "--range", "AA"], "need a board"),
+    (["AKs", "--range", "AA"], "need a board"),
+    (["AKs", "3h4cJh"], "bad card"),  # a class is for the pre-flop only
     (["AdQc", "3h4cJh", "--range", "AA", "--weights", "w.json"], "not allowed"),
     ([], "required"),
 ])
