@@ -198,8 +198,8 @@ class HeuristicAgent(BaseBot):
         weak_value = self.params.evaluation.fold_value
         weak = [float(w[values.ehs_prime < weak_value].sum() / max(w.sum(), 1e-12))
                 for w in weights]
-        guesses = [self._estimate(obs, spot, c, strength, opponents, weights, values, weak,
-                                  trust) for c in cands]
+        guesses = self._estimates(obs, spot, cands, strength, opponents, weights, values,
+                                  weak, trust)
         estimates = self._from_chains(obs, cands, guesses, float(values.ehs_prime[hero]),
                                       opponents)
         worth = [e.value for e in estimates]
@@ -218,25 +218,31 @@ class HeuristicAgent(BaseBot):
                                for c, e in zip(cands, estimates, strict=True)]}, action))
         return action
 
-    def _estimate(self, obs: Observation, spot: Spot, candidate: Candidate,
-                  strength: TableStrength, opponents: list[int], weights: list[np.ndarray],
-                  values: BoardValues, weak: list[float], trust: list[float]) -> EParams:
-        if candidate.kind == "fold":
-            return FOLD_NOW
-        tendencies = [self._tendency(obs, s, candidate.aggressive, share)
-                      for s, share in zip(opponents, weak, strict=True)]
+    def _estimates(self, obs: Observation, spot: Spot, cands: list[Candidate],
+                   strength: TableStrength, opponents: list[int], weights: list[np.ndarray],
+                   values: BoardValues, weak: list[float], trust: list[float]
+                   ) -> list[EParams]:
+        """Every candidate's heuristic parameters. The opponents' answers depend only on
+        whether we bet, so they, and our strength against those who call or re-raise a bet,
+        are worked out once per decision, not once per bet size."""
         p_win = strength.ehs
+        draw = (1.0 - strength.hs_n) * strength.ppot / p_win if p_win > 0 else 0.0
+        answers = {aggressive: [self._tendency(obs, s, aggressive, share)
+                                for s, share in zip(opponents, weak, strict=True)]
+                   for aggressive in {c.aggressive for c in cands if c.kind != "fold"}}
         p_called = p_reraised = p_win
-        if candidate.aggressive:
+        if True in answers:
             # an opponent calls with the top of its range and re-raises with the top of that,
             # as far as its bets are trusted
             p_called = self._against_top(obs, strength, weights, values, trust,
-                                         [1.0 - t.fold for t in tendencies])
+                                         [1.0 - t.fold for t in answers[True]])
             p_reraised = self._against_top(obs, strength, weights, values, trust,
-                                           [t.raise_ for t in tendencies])
-        draw = (1.0 - strength.hs_n) * strength.ppot / p_win if p_win > 0 else 0.0
-        return heuristic_params(spot, candidate, p_win, p_called, tendencies,
-                                self.params.evaluation, p_reraised, draw)
+                                           [t.raise_ for t in answers[True]])
+        params = self.params.evaluation
+        return [FOLD_NOW if c.kind == "fold" else heuristic_params(
+                    spot, c, p_win, p_called if c.aggressive else p_win, answers[c.aggressive],
+                    params, p_reraised if c.aggressive else p_win, draw)
+                for c in cands]
 
     @staticmethod
     def _against_top(obs: Observation, strength: TableStrength, weights: list[np.ndarray],
