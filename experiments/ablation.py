@@ -17,7 +17,6 @@ from matchups import (
     arguments,
     block_rates,
     fmt,
-    parse_fmt,
     plot_intervals,
     t_interval,
     timed_play,
@@ -30,8 +29,8 @@ SMALL_BET = HEADS_UP_LIMIT["small_bet"]
 
 
 def main() -> None:
-    args = arguments(__doc__.split("\n\n")[0], deals=8000).parse_args()
-    rows = []
+    args = arguments(__doc__.split("\n\n")[0], deals=6000).parse_args()
+    rows, points = [], []
     for rival in RIVALS:
         rates: dict[str, list[float]] = {}
         cells = []
@@ -47,8 +46,11 @@ def main() -> None:
         for a, b in (("full", "off"), ("frequencies", "off"), ("full", "frequencies")):
             mean, ci = t_interval([x - y for x, y in zip(rates[a], rates[b], strict=True)])
             diffs.append(fmt(mean, ci))
+            if b == "off":
+                points.append((f"{rival}: {a[:4]} - off", mean, ci))
         rows.append([rival, *cells, *diffs])
-    plot(rows)
+    plot_intervals("ablation", points, "paired difference, SB/hand (95% CI)",
+                   "What the model earns: paired differences by block")
     write_table("ablation", ["rival", *(f"model: {m}" for m in MODELS), "full - off",
                              "frequencies - off", "full - frequencies"], rows,
                 [f"Command: python experiments/ablation.py --deals {args.deals} "
@@ -56,20 +58,6 @@ def main() -> None:
                  "SB/hand, heads-up fixed-limit, duplicate; differences are paired by block "
                  "(same seeds, same cards) with Student's t intervals over blocks. Goal: "
                  "full - off above zero against at least two of call, maniac and rock."])
-
-
-def plot(rows: list[list]) -> None:
-    """experiments/results/ablation.png: the paired differences full - off and
-    frequencies - off against each rival."""
-    labels, means, cis = [], [], []
-    for row in rows:
-        for column, name in ((4, "full - off"), (5, "freq - off")):
-            mean, ci = parse_fmt(row[column])
-            labels.append(f"{row[0]}: {name}")
-            means.append(mean)
-            cis.append(ci)
-    plot_intervals("ablation", labels, means, cis, "paired difference, SB/hand (95% CI)",
-                   "What the model earns: paired differences by block")
 
 
 if __name__ == "__main__":

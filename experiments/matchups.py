@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from simulator.arena.config import parse_config
+from simulator.arena.stats import ratio_stats
 from simulator.arena.tournament import Summary, run_tournament
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,30 +140,29 @@ def block_rates(experiment: str, run: str, player: str, unit_chips: int) -> list
 
 
 def t_interval(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
-    """Mean and 95% Student-t interval over independent values (blocks)."""
-    from scipy.special import stdtrit
-
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, (float("nan"), float("nan"))
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = float(stdtrit(n - 1, 0.975)) * (var / n) ** 0.5
-    return mean, (mean - half, mean + half)
+    """Mean and 95% Student-t interval over independent values (blocks): the arena's own
+    estimator with every block weighing one."""
+    stat = ratio_stats(np.asarray(values, dtype=float), np.ones(len(values)))
+    return stat.mean, stat.ci95 or (float("nan"), float("nan"))
 
 
-def plot_intervals(name: str, labels: Sequence[str], means: Sequence[float],
-                   cis: Sequence[tuple[float, float]], ylabel: str, title: str) -> Path:
+Point = tuple[str, float, tuple[float, float]]
+"""A plotted result: its label, mean and 95% interval."""
+
+
+def plot_intervals(name: str, points: Sequence[Point], ylabel: str, title: str) -> Path:
     """A dot-and-whisker plot of means with their 95% intervals, beside the table."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    labels = [p[0] for p in points]
+    means = [p[1] for p in points]
     fig, ax = plt.subplots(figsize=(max(5.0, 0.8 * len(labels) + 2), 3.8))
     xs = range(len(labels))
-    ax.errorbar(xs, means, yerr=[[m - c[0] for m, c in zip(means, cis, strict=True)],
-                                 [c[1] - m for m, c in zip(means, cis, strict=True)]],
+    ax.errorbar(xs, means, yerr=[[m - p[2][0] for m, p in zip(means, points, strict=True)],
+                                 [p[2][1] - m for m, p in zip(means, points, strict=True)]],
                 fmt="o", capsize=4)
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xticks(list(xs), labels, rotation=30, ha="right")
@@ -172,10 +174,3 @@ def plot_intervals(name: str, labels: Sequence[str], means: Sequence[float],
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
-
-
-def parse_fmt(text: str) -> tuple[float, tuple[float, float]]:
-    """The inverse of :func:`fmt`: ``"+0.123 [+0.100, +0.146]"`` -> mean and interval."""
-    mean, rest = text.split(" [")
-    low, high = rest.rstrip("]").split(", ")
-    return float(mean), (float(low), float(high))

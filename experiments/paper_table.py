@@ -16,7 +16,6 @@ from matchups import (
     Seat,
     arguments,
     fmt,
-    parse_fmt,
     plot_intervals,
     timed_play,
     write_table,
@@ -29,15 +28,15 @@ GOAL = {"loki": (0.05, 0.0), "exploiter": (0.0, -0.05)}  # mean at least, lower 
 
 
 def verdict(rival: str, mean: float, low: float) -> str:
-    need_mean, need_low = GOAL.get(rival, (0.0, 0.0))
     if rival in GOAL:
+        need_mean, need_low = GOAL[rival]
         return "met" if mean >= need_mean and low >= need_low else "not met"
     return "met" if low > 0 else "not met"
 
 
 def main() -> None:
     args = arguments(__doc__.split("\n\n")[0], deals=20000).parse_args()
-    rows = []
+    rows, points = [], []
     for rival in RIVALS:
         r = timed_play("paper_table", f"vs_{rival}", [HERO, Seat(rival, rival)],
                        HEADS_UP_LIMIT, HERO.name, deals=args.deals,
@@ -47,7 +46,9 @@ def main() -> None:
         rows.append([rival, PAPER.get(rival, ""), fmt(r.mean, r.ci95),
                      fmt(adj["mean"], tuple(adj["ci95"])), r.hands, f"{r.seconds:.0f}",
                      verdict(rival, r.mean, r.ci95[0])])
-    plot(rows)
+        points.append((rival, r.mean, r.ci95))
+    plot_intervals("paper_table", points, "agent SB/hand (95% CI)",
+                   "Heads-up limit, duplicate: the agent against each rival")
     write_table("paper_table", ["rival", "paper (SB/h)", "agent SB/h [95% CI]",
                                 "luck-adjusted [95% CI]", "hands", "wall s", "goal"], rows,
                 [f"Command: python experiments/paper_table.py --deals {args.deals} "
@@ -55,14 +56,6 @@ def main() -> None:
                  "Heads-up fixed-limit 1/2 (bets 2/4), duplicate; intervals over blocks "
                  "(Student's t). Goals (issue 12): vs loki mean >= +0.05 and interval above 0; "
                  "vs exploiter mean >= 0 and lower end >= -0.05; the rest interval above 0."])
-
-
-def plot(rows: list[list]) -> None:
-    """experiments/results/paper_table.png: the agent's SB/h against each rival."""
-    points = [parse_fmt(row[2]) for row in rows]
-    plot_intervals("paper_table", [row[0] for row in rows], [p[0] for p in points],
-                   [p[1] for p in points], "agent SB/hand (95% CI)",
-                   "Heads-up limit, duplicate: the agent against each rival")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ from matchups import (
     Seat,
     arguments,
     fmt,
-    parse_fmt,
     plot_intervals,
     timed_play,
     write_table,
@@ -28,11 +27,11 @@ GAMES = {"limit": (SIXMAX_LIMIT, "SB/h"), "nolimit": (SIXMAX_NOLIMIT, "bb/h")}
 
 
 def main() -> None:
-    parser = arguments(__doc__.split("\n\n")[0], deals=4000)
+    parser = arguments(__doc__.split("\n\n")[0], deals=6000)
     parser.add_argument("--no-duplicate", dest="duplicate", action="store_false",
                         help="one seating per deal instead of the six rotations (6x cheaper)")
     args = parser.parse_args()
-    rows = []
+    rows, points = [], []
     for variant, (game, unit) in GAMES.items():
         r = timed_play("sixmax_tables", variant, SEATS, game, SEATS[0].name, deals=args.deals,
                        block_size=args.block_size, seed=args.seed, workers=args.workers,
@@ -41,8 +40,10 @@ def main() -> None:
             p = r.summary["players"][seat.name]
             rows.append([f"6-max {variant}", seat.name, unit, fmt(p["mean"], tuple(p["ci95"])),
                          p["hands"]])
+            points.append((f"{variant}: {seat.name}", p["mean"], tuple(p["ci95"])))
         rows.append([f"6-max {variant}", "(wall s)", "", f"{r.seconds:.0f}", ""])
-    plot(rows)
+    plot_intervals("sixmax_tables", points, "per hand (SB limit, bb no-limit; 95% CI)",
+                   "Six-max: the agent and five rivals")
     write_table("sixmax_tables", ["table", "seat", "unit", "per hand [95% CI]", "hands"], rows,
                 [f"Command: python experiments/sixmax_tables.py --deals {args.deals} "
                  f"--block-size {args.block_size} --seed {args.seed} --workers {args.workers}"
@@ -50,16 +51,6 @@ def main() -> None:
                  ("Duplicate over the six seat rotations" if args.duplicate else
                   "Not duplicate: one seating, the button moving every hand")
                  + "; intervals over blocks (Student's t)."])
-
-
-def plot(rows: list[list]) -> None:
-    """experiments/results/sixmax_tables.png: every seat's win rate at both tables."""
-    seats = [row for row in rows if row[1] != "(wall s)"]
-    points = [parse_fmt(row[3]) for row in seats]
-    plot_intervals("sixmax_tables", [f"{row[0][6:]}: {row[1]}" for row in seats],
-                   [p[0] for p in points], [p[1] for p in points],
-                   "per hand (SB limit, bb no-limit; 95% CI)",
-                   "Six-max: the agent and five rivals")
 
 
 if __name__ == "__main__":

@@ -25,10 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scipy.special import stdtrit
-
 from simulator.arena.config import ConfigError, TournamentConfig, parse_config
 from simulator.arena.results import ResultsError
+from simulator.arena.stats import t975
 from simulator.arena.validation import ValidationInputError, read_yaml
 
 PAIRS_DIR = "pairs"
@@ -95,7 +94,7 @@ def overall(cells: list[Cell], bot: str) -> Cell:
     stderr = math.sqrt(sum(variances)) / len(mine)
     spread = sum(v * v / c.df for v, c in zip(variances, mine, strict=True))
     df = sum(variances) ** 2 / spread if spread > 0 else float(sum(c.df for c in mine))
-    half = float(stdtrit(df, 0.975)) * stderr
+    half = t975(df) * stderr
     return Cell(bot, "(mean)", mean, stderr, (mean - half, mean + half),
                 sum(c.hands for c in mine), df)
 

@@ -76,8 +76,9 @@ _FLOOR = 1e-12  # a control's residual energy below this share of its energy is 
 
 
 @functools.lru_cache(maxsize=1024)  # a call into scipy costs more than a run's few lookups
-def t975(df: int) -> float:
-    """Student's t 0.975 quantile at ``df`` degrees of freedom (two-sided 95%).
+def t975(df: float) -> float:
+    """Student's t 0.975 quantile at ``df`` degrees of freedom (two-sided 95%); ``df`` may be
+    fractional (Welch-Satterthwaite).
 
     >>> round(t975(4), 6), round(t975(29), 6), round(t975(10**6), 4)
     (2.776445, 2.04523, 1.96)
