@@ -51,15 +51,20 @@ class KeyboardBot(Trigger):
         raise KeyboardInterrupt
 
 
+def think_forever() -> None:
+    """Never return, swallowing every interrupt, the watchdog's SIGALRM included."""
+    while True:
+        try:
+            time.sleep(10)
+        except BaseException:  # noqa: S110 - the point of these bots
+            pass
+
+
 class SwallowBot(Trigger):
-    """Thinks forever and swallows every interrupt, the watchdog's SIGALRM included."""
+    """Thinks forever and swallows every interrupt."""
 
     def misbehave(self) -> None:
-        while True:
-            try:
-                time.sleep(10)
-            except BaseException:  # noqa: S110 - the point of the bot
-                pass
+        think_forever()
 
 
 class ObserveSleepBot(Trigger):
@@ -147,8 +152,4 @@ class HangInConstructorBot(BaseBot):
     """Never finishes being built, swallowing every interrupt."""
 
     def __init__(self) -> None:
-        while True:
-            try:
-                time.sleep(10)
-            except BaseException:  # noqa: S110 - the point of the bot
-                pass
+        think_forever()

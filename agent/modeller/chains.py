@@ -203,33 +203,34 @@ def _insert(ints: np.ndarray, floats: np.ndarray, n_nodes: int, seqs: np.ndarray
 
 
 @numba.njit(cache=True, nogil=True)
+def _walk(ints: np.ndarray, seqs: np.ndarray, level: int) -> int:
+    """The node of one level's path, -1 where the path leaves the tree."""
+    node = level
+    for i in range(seqs.shape[1]):
+        node = _child(ints, node, seqs[level, i])
+        if node == -1:
+            break
+    return node
+
+
+@numba.njit(cache=True, nogil=True)
 def _find(ints: np.ndarray, seqs: np.ndarray, out: np.ndarray) -> None:
     """``out[level]``: the node of each level's path, -1 where the path leaves the tree."""
     for level in range(seqs.shape[0]):
-        node = level
-        for i in range(seqs.shape[1]):
-            node = _child(ints, node, seqs[level, i])
-            if node == -1:
-                break
-        out[level] = node
+        out[level] = _walk(ints, seqs, level)
 
 
 @numba.njit(cache=True, nogil=True)
 def _relaxed(ints: np.ndarray, seqs: np.ndarray, min_matches: int) -> tuple[int, int]:
     """The node and level of ``answer``: the first level whose node has ``min_matches``
     hands, else the last level's node (-1 where the path leaves the tree)."""
-    node = -1
-    for level in range(seqs.shape[0]):
-        node = level
-        for i in range(seqs.shape[1]):
-            node = _child(ints, node, seqs[level, i])
-            if node == -1:
-                break
-        if level < seqs.shape[0] - 1 and node >= 0 and (
-                ints[node, COUNT] + ints[node, COUNT + 1] + ints[node, COUNT + 2]
-                >= min_matches):
+    last = seqs.shape[0] - 1
+    for level in range(last):
+        node = _walk(ints, seqs, level)
+        if node >= 0 and (ints[node, COUNT] + ints[node, COUNT + 1] + ints[node, COUNT + 2]
+                          >= min_matches):
             return node, level
-    return node, seqs.shape[0] - 1
+    return _walk(ints, seqs, last), last
 
 
 @numba.njit(cache=True, nogil=True)
