@@ -314,9 +314,7 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: f
     acting = spot.yet_to_act or (True,) * len(opponents)
     bet_prob = 0.0 if aggressive or candidate.kind == "call" else (
         1.0 - math.prod(1.0 - o.raise_ for o, a in zip(opponents, acting, strict=True) if a))
-    bet = min(spot.bet_unit if spot.is_limit else max(spot.pot, spot.bet_unit), behind_after)
-    odds = bet / max(spot.pot + 2 * bet, 1)
-    call_later = _soft_step(p_win - odds, params.call_margin)
+    bet, call_later = _facing(spot, spot.pot, p_win, behind_after, params)
     # rounds to come
     rounds = spot.rounds_left
     aggression = sum(o.raise_ for o in opponents) / n
@@ -324,11 +322,8 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: f
     future_each = min(rounds * params.future_bet_rate * unit, max(0, behind_after))
     # re-raised after our bet or raise (the hands that stay, re-raising with their share)
     reraise = _reraise_probability(spot, candidate, opponents, stays)
-    rr_bet = min(spot.bet_unit if spot.is_limit else max(spot.pot + 2 * a, spot.bet_unit),
-                 behind_after)
     p_rr = p_called if p_reraised is None else p_reraised
-    call_rr = _soft_step(p_rr - rr_bet / max(spot.pot + 2 * a + 2 * rr_bet, 1),
-                         params.call_margin)
+    rr_bet, call_rr = _facing(spot, spot.pot + 2 * a, p_rr, behind_after, params)
     called_rr = reraise * call_rr
     base = p_called if aggressive else p_win
     # showdowns after a re-raise we called are won at the re-raisers' rate
@@ -349,6 +344,15 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: f
     p_w = min(p_sd, win * (p_sd * (1.0 - draw) + (1.0 - p_vf) * (1.0 - fold_now) * draw))
     return EParams(p_w=p_w, es_w=pot_sd, eb_w=p_sd * bets_sd, p_vf=p_vf,
                    es_vf=float(spot.pot + a), eb_vf=float(a), p_hf=p_hf, eb_hf=bets_hf)
+
+
+def _facing(spot: Spot, pot: int, p_win: float, behind: int,
+            params: EvaluationParams) -> tuple[int, float]:
+    """A bet we may face later in this round, into ``pot`` (one bet in limit, the pot in
+    no-limit, at most our chips behind), and the chance we call it: ``p_win`` against its pot
+    odds, a soft step of width ``call_margin``."""
+    bet = min(spot.bet_unit if spot.is_limit else max(pot, spot.bet_unit), behind)
+    return bet, _soft_step(p_win - bet / max(pot + 2 * bet, 1), params.call_margin)
 
 
 def _reraise_probability(spot: Spot, candidate: Candidate,
