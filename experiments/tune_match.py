@@ -18,14 +18,13 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
+from matchups import HEADS_UP_LIMIT, SIXMAX_NOLIMIT
 
 from simulator.core.game import GameConfig
 from simulator.play.match import play_match
 from simulator.play.registry import build, resolve
 
-GAMES = {"limit": {"variant": "limit", "blinds": (1, 2), "small_bet": 2, "stack": 2000},
-         "nolimit": {"variant": "nolimit", "blinds": (1, 2), "stack": 200}}
-UNIT = {"limit": 2, "nolimit": 2}  # chips in a small bet / a big blind
+GAMES = {"limit": HEADS_UP_LIMIT, "nolimit": SIXMAX_NOLIMIT}  # the reports' games, heads-up
 
 
 def block(job: tuple[dict[str, Any], str, dict[str, Any], str, int, int, int]
@@ -50,7 +49,9 @@ def run(hero_params: dict[str, Any], rival: str, rival_params: dict[str, Any], g
     per_block: dict[int, list[int]] = {}
     for seed, nets in done:
         per_block.setdefault(seed, []).extend(nets)
-    means = np.array([np.mean(v) / UNIT[game] for v in per_block.values()])
+    config = GameConfig(**GAMES[game])
+    unit = config.small_bet if config.is_limit else config.big_blind  # the reports' units
+    means = np.array([np.mean(v) / unit for v in per_block.values()])
     return float(means.mean()), float(means.std(ddof=1) / np.sqrt(len(means)))
 
 
