@@ -178,14 +178,14 @@ class HeuristicAgent(BaseBot):
         params = self.params.defense
         if not params.enabled or action.kind is not ActionKind.FOLD:
             return None
-        opponents = [s for s in range(obs.num_seats) if obs.active[s] and s != obs.seat]
+        opponents = obs.live_opponents
         share = preflop_equity(obs.hole_cards, [self.modeller.weights(s) for s in opponents],
                                params, self.rng)
         return share, worth_calling(share, obs.legal.call_amount, obs.pot, params)
 
     def _postflop(self, obs: Observation) -> Action:
         seat = obs.seat
-        opponents = [s for s in range(obs.num_seats) if obs.active[s] and s != seat]
+        opponents = list(obs.live_opponents)
         trust = [self.trust.alpha(self._names[s]) if self._names else self.trust.prior
                  for s in opponents]
         weights = [mixed(self.modeller.weights(s), a) for s, a in zip(opponents, trust,

@@ -10,7 +10,7 @@ stack goes all-in) and to what the opponents have left.
 >>> legal = LegalActions(can_fold=True, call_amount=10, min_raise_to=20, max_raise_to=190)
 >>> obs = Observation(0, 1, 5, GameConfig(), (0, 1), (2, 3, 4), 1, 30, (190, 100),
 ...                   (0, 10), (10, 20), (True, True), (), legal)
->>> pot_raise_to(obs), str(bet_or_raise(obs)), round(pot_odds(obs), 3), live_opponents(obs)
+>>> pot_raise_to(obs), str(bet_or_raise(obs)), round(pot_odds(obs), 3), obs.live_opponents
 (50, 'raise to 50', 0.25, (1,))
 >>> pot_raise_to(obs, fraction=10.0)  # the opponent can put in 10 + 100 this round
 110
@@ -21,11 +21,6 @@ stack goes all-in) and to what the opponents have left.
 from __future__ import annotations
 
 from simulator import Action, Observation
-
-
-def live_opponents(obs: Observation) -> tuple[int, ...]:
-    """The seats other than ours still holding cards (all-in seats included)."""
-    return tuple(s for s, live in enumerate(obs.active) if live and s != obs.seat)
 
 
 def pot_odds(obs: Observation) -> float:
@@ -41,7 +36,7 @@ def pot_raise_to(obs: Observation, fraction: float = 1.0) -> int:
     legal = obs.legal
     call = legal.call_amount
     target = obs.bets[obs.seat] + call + int(round(fraction * (obs.pot + call)))
-    reach = max((obs.bets[o] + obs.stacks[o] for o in live_opponents(obs)), default=target)
+    reach = max((obs.bets[o] + obs.stacks[o] for o in obs.live_opponents), default=target)
     return max(legal.min_raise_to, min(legal.max_raise_to, target, reach))
 
 

@@ -83,7 +83,7 @@ import numpy as np
 from agent.modeller import ModellerParams, OpponentModeller
 from agent.preflop.expert import PreflopExpert
 from agent.preflop.params import DEFAULT_PARAMS_FILE, load_preflop_params
-from agent.rivals.betting import bet_or_raise, check_or_fold, live_opponents, pot_odds, pot_raise_to
+from agent.rivals.betting import bet_or_raise, check_or_fold, pot_odds, pot_raise_to
 from agent.strength.against import TableStrength, strength_against
 from simulator import (
     Action,
@@ -289,7 +289,7 @@ class LokiBot(BaseBot):
 
     def strength(self, obs: Observation) -> TableStrength:
         """Our strength against each live opponent's weight array."""
-        weights = [self.modeller.weights(s) for s in live_opponents(obs)]
+        weights = [self.modeller.weights(s) for s in obs.live_opponents]
         return strength_against(obs.hole_cards, obs.board, weights, self.lookahead)
 
     def decide(self, obs: Observation) -> LokiDecision:
@@ -325,7 +325,7 @@ class LokiBot(BaseBot):
     def _action(obs: Observation, kind: ActionKind) -> Action:
         if kind is ActionKind.FOLD:
             return check_or_fold(obs)
-        if kind is ActionKind.RAISE and any(obs.stacks[o] > 0 for o in live_opponents(obs)):
+        if kind is ActionKind.RAISE and any(obs.stacks[o] > 0 for o in obs.live_opponents):
             return bet_or_raise(obs)
         return Action.call()
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agent.rivals.betting import bet_or_raise, check_or_fold, live_opponents, pot_odds
+from agent.rivals.betting import bet_or_raise, check_or_fold, pot_odds
 from agent.strength.equity import equity
 from simulator import Action, BaseBot, Observation
 
@@ -45,13 +45,13 @@ class MonteCarloBot(BaseBot):
 
     def equity(self, obs: Observation) -> float:
         """Our equity against a random hand for each live opponent."""
-        opponents = live_opponents(obs)
+        opponents = obs.live_opponents
         return equity(obs.hole_cards, obs.board, [None] * len(opponents), self.samples,
                       int(self.rng.integers(2**32)))
 
     def act(self, observation: Observation) -> Action:
         eq = self.equity(observation)
-        players = len(live_opponents(observation)) + 1
+        players = len(observation.live_opponents) + 1
         if eq < pot_odds(observation):
             return check_or_fold(observation)
         if eq >= self.raise_share / players:

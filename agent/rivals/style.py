@@ -23,7 +23,7 @@ from typing import Literal
 
 import numpy as np
 
-from agent.rivals.betting import bet_or_raise, check_or_fold, live_opponents
+from agent.rivals.betting import bet_or_raise, check_or_fold
 from agent.rivals.hand_values import preflop_values
 from agent.strength.equity import equity
 from simulator import Action, BaseBot, Observation
@@ -80,7 +80,7 @@ class StyleBot(BaseBot):
             v = float(preflop_values()[HOLDING_INDEX[obs.hole_cards[0], obs.hole_cards[1]]])
             choice = self.preflop_action(v)
         else:
-            opponents = len(live_opponents(obs))
+            opponents = len(obs.live_opponents)
             eq = equity(obs.hole_cards, obs.board, [None] * opponents, self.samples,
                         int(self.rng.integers(2**32)))
             choice = self.postflop_action(eq * (opponents + 1))

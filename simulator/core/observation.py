@@ -46,3 +46,8 @@ class Observation:
     @property
     def to_call(self) -> int:
         return self.legal.call_amount
+
+    @property
+    def live_opponents(self) -> tuple[int, ...]:
+        """The other seats still holding cards (all-in seats included)."""
+        return tuple(s for s, live in enumerate(self.active) if live and s != self.seat)
