@@ -284,11 +284,12 @@ class HeuristicAgent(BaseBot):
     def _tendency(self, obs: Observation, seat: int, aggressive: bool,
                   weak_share: float) -> OpponentTendency:
         """How the opponent in ``seat`` answers our action: its frequencies in the context our
-        action leaves it (a bet or raise adds a bet to call), with its fold rate capped by the
-        share of its range that is weak (``evaluation.fold_value``): a range the modeller has
-        narrowed to strong hands by its bets does not fold, whatever the generic rates say."""
-        facing = min(self.modeller.bets_to_call(seat) + (1 if aggressive else 0), 2)
-        fold, call, raise_ = self.modeller.frequencies(seat, obs.street, facing)
+        action leaves it (a bet or raise adds a bet to call, or raises it back), with its fold
+        rate capped by the share of its range that is weak (``evaluation.fold_value``): a
+        range the modeller has narrowed to strong hands by its bets does not fold, whatever
+        the generic rates say."""
+        context = self.modeller.context(seat, after_our_raise=aggressive)
+        fold, call, raise_ = self.modeller.frequencies(seat, obs.street, context)
         if aggressive and fold > weak_share:
             rest = call + raise_
             keep = (1.0 - weak_share) / rest if rest > 0 else 0.0

@@ -288,3 +288,38 @@ def test_an_edited_parameter_file_is_noticed_on_resume(tmp_path: Path) -> None:
     mine.write_text(mine.read_text().replace("temperature: 0.15", "temperature: 0.5"))
     with pytest.raises(ResultsError, match="temperature"):
         run_tournament(cfg, resume=True, progress=False)
+
+
+class Bettor(BaseBot):
+    """Bets whenever it may; facing a bet, folds unless it bet or raised in the round itself,
+    and then always calls: raised back, it never folds."""
+
+    def act(self, observation: Observation) -> Action:
+        legal = observation.legal
+        if not legal.call_amount:
+            return Action.raise_to(legal.min_raise_to) if legal.can_raise else Action.call()
+        mine = any(r.seat == observation.seat and r.street == observation.street
+                   and r.kind.value == "r" for r in observation.history)
+        return Action.call() if mine or observation.street is Street.PREFLOP else Action.fold()
+
+
+class Asker(HeuristicAgent):
+    """The agent, noting the fold rate it expects for a raise when the opponent has bet."""
+
+    def act(self, observation: Observation) -> Action:
+        if observation.street is not Street.PREFLOP and observation.legal.call_amount:
+            opponent = observation.live_opponents[0]
+            self.expected.append(self._tendency(observation, opponent, True, 1.0).fold)
+        return super().act(observation)
+
+
+def test_a_raise_is_priced_on_the_folds_of_players_raised_back() -> None:
+    """The bettor folds every bet it faces cold but never a raise of its own bet; pooled,
+    Papp's "one bet to call" would promise the agent's raises folds that never come."""
+    agent = Asker(seed=3)
+    agent.expected = []
+    list(play_match(HEADS_UP, [agent, Bettor()], 300, seed=5, names=("agent", "bettor")))
+    seat = 1
+    freqs = agent.modeller.frequencies
+    assert freqs(seat, Street.FLOP, 1)[0] > 0.9  # cold, it folds
+    assert agent.expected and max(agent.expected[-20:]) < 0.05  # raised back, it never does

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from modeller_support import ModelBot, full_board
 
-from agent.modeller.frequencies import ActionFrequencies
+from agent.modeller.frequencies import RAISED_BACK, ActionFrequencies
 from simulator import Action, ActionKind, GameConfig
 from simulator.core.state import HandState
 from simulator.play.match import play_match
@@ -22,13 +22,16 @@ def test_defaults_are_table_b2_in_every_context(street: int) -> None:
     f = ActionFrequencies()
     for context, row in B2.items():
         assert f.get(street, context) == pytest.approx(row)
-    assert f.get(street, 5) == pytest.approx(B2[2])  # 2 stands for two or more
+    assert f.get(street, RAISED_BACK) == pytest.approx((0.1, 0.6, 0.3))
+    assert ActionFrequencies(raised_back=(0.2, 0.5, 0.3)).get(street, RAISED_BACK) == (
+        pytest.approx((0.2, 0.5, 0.3)))
 
 
 def test_blend_below_twenty_observations_and_observed_from_then_on() -> None:
     rng = np.random.default_rng(3)
     kinds = [ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE]
-    for context in (0, 1, 2):
+    defaults = {**B2, RAISED_BACK: (0.1, 0.6, 0.3)}
+    for context in (0, 1, 2, RAISED_BACK):
         f = ActionFrequencies()
         seen = Counter()
         for n in range(1, 31):
@@ -37,29 +40,35 @@ def test_blend_below_twenty_observations_and_observed_from_then_on() -> None:
             seen[kind] += 1
             observed = np.array([seen[k] for k in kinds]) / n
             if n < 20:
-                want = (n * observed + (20 - n) * np.array(B2[context])) / 20
+                want = (n * observed + (20 - n) * np.array(defaults[context])) / 20
             else:
                 want = observed
             assert f.get(2, context) == pytest.approx(want)
             assert f.observations(2, context) == n
-        assert f.get(1, context) == pytest.approx(B2[context])  # other streets untouched
+        assert f.get(1, context) == pytest.approx(defaults[context])  # other streets untouched
 
 
 def test_the_modeller_counts_each_opponent_action_in_its_context() -> None:
     """Limit, deep stacks: an action's context is its call in bets, rounded up (the small
-    blind's half bet is one bet), an oracle independent of the tracker."""
+    blind's half bet is one bet), or raised back when the actor raised earlier in the round
+    and faces more: an oracle independent of the tracker."""
     game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=1000)
     bots = [ModelBot(seed=i, mode="frequencies", raise_p=0.35) for i in range(4)]
     names = ("a", "b", "c", "d")
     results = list(play_match(game, bots, hands=120, seed=11, names=names))
-    want = {name: np.zeros((4, 3, 3), dtype=np.int64) for name in names}
+    want = {name: np.zeros((4, 4, 3), dtype=np.int64) for name in names}
+    raised_back = 0
     for r in results:
         h = r.history
         state = HandState(game, h.starting_stacks, h.button, h.holes, full_board(h),
                           hand_number=h.hand_number, dealt_in=h.dealt_in)
-        for rec in h.actions:
+        for i, rec in enumerate(h.actions):
             to_call = max(state.bets) - state.bets[rec.seat]
             context = min(math.ceil(to_call / game.bet_size(state.street)), 2)
+            if to_call and any(a.seat == rec.seat and a.street == rec.street
+                               and a.kind is ActionKind.RAISE for a in h.actions[:i]):
+                context = RAISED_BACK
+                raised_back += 1
             want[names[rec.seat]][int(state.street), context,
                                   {ActionKind.FOLD: 0, ActionKind.CALL: 1,
                                    ActionKind.RAISE: 2}[rec.kind]] += 1
@@ -70,6 +79,7 @@ def test_the_modeller_counts_each_opponent_action_in_its_context() -> None:
                 assert name not in bot.model.action_counts  # never a model of ourselves
             else:
                 assert np.array_equal(bot.model.action_counts[name].counts, want[name])
+    assert raised_back > 20  # the raised-back context was exercised
 
 
 def test_kept_blends_follow_every_observation_and_equal_the_array_formula() -> None:

@@ -19,7 +19,9 @@ from agent.modeller import (
     ModellerError,
     ModellerParams,
     OpponentModeller,
+    storage,
 )
+from agent.modeller.tracker import RAISED_BACK
 from agent.strength.ehs import hand_strength
 from simulator import (
     Action,
@@ -228,6 +230,28 @@ def header_change(**fields):
     return change
 
 
+def test_a_version_1_file_loads_with_no_raised_back_counts(tmp_path: Path) -> None:
+    m = played(hands=40)
+    counts = {name: f.counts.copy() for name, f in m.action_counts.items()}
+    assert any(c[:, RAISED_BACK].sum() for c in counts.values())  # raised back was seen
+    new = tmp_path / "v2.npz"
+    m.save(new)
+    with np.load(new) as archive:
+        arrays = {name: archive[name] for name in archive.files}
+    header = json.loads(arrays.pop("header").tobytes().decode())
+    arrays["frequencies"] = arrays["frequencies"][:, :, :RAISED_BACK].copy()
+    header |= {"version": 1, "checksum": storage._checksum(arrays)}
+    arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    old = tmp_path / "v1.npz"
+    with open(old, "wb") as f:
+        np.savez(f, **arrays)
+    loaded = OpponentModeller.load(old)
+    for name, c in counts.items():
+        got = loaded.action_counts[name].counts
+        assert np.array_equal(got[:, :RAISED_BACK], c[:, :RAISED_BACK])
+        assert not got[:, RAISED_BACK].any()
+
+
 def test_bad_files_give_clear_errors(tmp_path: Path) -> None:
     m = played(hands=15)
     good = tmp_path / "good.npz"
@@ -245,8 +269,8 @@ def test_bad_files_give_clear_errors(tmp_path: Path) -> None:
     flipped = bytearray(raw)
     flipped[len(raw) // 3] ^= 0xFF
     case("flipped.npz", bytes(flipped), "corrupt")
-    rewrite(good, tmp_path / "version.npz", header_change(version=2))
-    cases["version.npz"] = "version 2; this reader reads version 1"
+    rewrite(good, tmp_path / "version.npz", header_change(version=3))
+    cases["version.npz"] = "version 3; this reader reads versions 1, 2"
     rewrite(good, tmp_path / "format.npz", header_change(format="something else"))
     cases["format.npz"] = "not an opponent model"
     rewrite(good, tmp_path / "noheader.npz", lambda n, d: None if n == "header.npy" else d)

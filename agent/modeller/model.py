@@ -6,9 +6,9 @@ It follows the hand through the events its bot observes (public ones and the bot
 * a weight array over the 1326 holdings, reset each hand, re-weighted after each action
   (``agent.modeller.weights``; the value is IR7 pre-flop and the shared EHS' vector of the
   board after the flop, ``agent.strength.values``);
-* action frequencies per street and bets to call, blended with Table B.2
-  (``agent.modeller.frequencies``), re-weighting with the frequencies known before the
-  action;
+* action frequencies per street and context (bets to call, or raised back after its own
+  bet or raise), blended with Table B.2 (``agent.modeller.frequencies``), re-weighting with
+  the frequencies known before the action;
 * a betting-chain store of every finished hand the opponent was dealt into, plus one generic
   store over all opponents (``agent.modeller.chains``).
 
@@ -127,8 +127,7 @@ class OpponentModeller:
         self.generic = ChainStore(self.params.max_nodes, self.params.prune_to)
         self.stores: dict[str, ChainStore] = {}
         self.action_counts: dict[str, ActionFrequencies] = {}
-        self._defaults = ActionFrequencies(self.params.prior_observations,
-                                           self.params.default_frequencies)
+        self._defaults = self._new_counts()
         self._context: BotContext | None = None
         self._hand: _Hand | None = None
         self._dispatch: dict[type, Callable[[Event], None]] = {
@@ -186,8 +185,8 @@ class OpponentModeller:
         ow = hand.weights.get(record.seat)
         if ow is not None and ow.wants(seen.kind):
             ow.update(self._reweighted(hand, ow.snapshot, seen,
-                                       counts.get(seen.street, seen.bets_to_call)), seen.kind)
-        counts.record(seen.street, seen.bets_to_call, seen.kind)
+                                       counts.get(seen.street, seen.context)), seen.kind)
+        counts.record(seen.street, seen.context, seen.kind)
 
     def _board(self, event: BoardDealt) -> None:
         hand = self._hand
@@ -283,9 +282,13 @@ class OpponentModeller:
     def _counts(self, name: str) -> ActionFrequencies:
         counts = self.action_counts.get(name)
         if counts is None:
-            counts = self.action_counts[name] = ActionFrequencies(
-                self.params.prior_observations, self.params.default_frequencies)
+            counts = self.action_counts[name] = self._new_counts()
         return counts
+
+    def _new_counts(self, counts: np.ndarray | None = None) -> ActionFrequencies:
+        p = self.params
+        return ActionFrequencies(p.prior_observations, p.default_frequencies, counts,
+                                 p.raised_back_frequencies)
 
     # --- questions --------------------------------------------------------------------------
 
@@ -305,10 +308,11 @@ class OpponentModeller:
         self._opponent(hand, seat)
         return hand.weights[seat].weights
 
-    def frequencies(self, seat: int, street: int, bets_to_call: int) -> Frequencies:
-        """``(fold, call, raise)`` of the opponent in ``seat`` facing ``bets_to_call`` (2: 2+)."""
+    def frequencies(self, seat: int, street: int, context: int) -> Frequencies:
+        """``(fold, call, raise)`` of the opponent in ``seat`` in ``context``: bets to call
+        (2: 2+) or ``RAISED_BACK`` (``agent.modeller.tracker``)."""
         if self.mode == "off":
-            return self._defaults.get(street, bets_to_call)
+            return self._defaults.get(street, context)
         names = (self._hand.tracker.names if self._hand is not None
                  else self._context.names if self._context is not None else None)
         if names is None:
@@ -317,12 +321,17 @@ class OpponentModeller:
         if not 0 <= seat < len(names) or seat == self._context.seat:
             raise ModellerError(f"seat {seat!r}: not an opponent's seat")
         counts = self.action_counts.get(names[seat])
-        return (counts or self._defaults).get(street, bets_to_call)
+        return (counts or self._defaults).get(street, context)
 
     def bets_to_call(self, seat: int) -> int:
-        """The context ``seat`` faces now: 0, 1 or 2 (two or more); pre-flop the big blind
+        """The bets ``seat`` faces now: 0, 1 or 2 (two or more); pre-flop the big blind
         counts as a bet."""
-        return self._current().tracker.context(seat)
+        return min(self._current().tracker.bets_to_call(seat), 2)
+
+    def context(self, seat: int, after_our_raise: bool = False) -> int:
+        """The frequency context of ``seat`` now, or once we bet or raise."""
+        tracker = self._current().tracker
+        return tracker.context_after_raise(seat) if after_our_raise else tracker.context(seat)
 
     def query(self, action: Action, seat: int | None = None) -> ChainAnswer:
         """Stored chains like this hand's chain plus our ``action``, from the store of the
@@ -354,9 +363,8 @@ class OpponentModeller:
         p = self.params
         data = storage.load(path, p.size_edges, p.max_nodes, p.prune_to)
         self.generic, self.stores = data.generic, data.stores
-        self.action_counts = {
-            name: ActionFrequencies(p.prior_observations, p.default_frequencies, counts)
-            for name, counts in data.frequencies.items()}
+        self.action_counts = {name: self._new_counts(counts)
+                              for name, counts in data.frequencies.items()}
 
     @classmethod
     def load(cls, path: str | Path, params: ModellerParams | None = None, mode: Mode = "full",

@@ -30,6 +30,10 @@ TABLE_B2: tuple[Frequencies, Frequencies, Frequencies] = (
     (0.7, 0.2, 0.1),  # facing 2 or more bets
 )
 """Papp's default action frequencies (Table B.2), by bets to call 0, 1, 2+."""
+RAISED_BACK: Frequencies = (0.1, 0.6, 0.3)
+"""Default frequencies of a player raised back after its own bet or raise in the round
+(proposed here): it has shown strength and put chips in, so it folds far less than a player
+facing as many bets cold."""
 
 MAX_SIZE_EDGES = 6  # chain tokens hold 9 size codes: none, up to 7 buckets, all-in
 
@@ -44,8 +48,10 @@ class ModellerParams:
     prefix-tree nodes (its three levels together) and pruning then keeps at most
     ``prune_to * max_nodes`` of the most frequent ones.
 
-    Frequencies: ``prior_observations`` is the n below which a context blends with
-    ``default_frequencies`` as ``(n * observed + (prior - n) * default) / prior``.
+    Frequencies: ``prior_observations`` is the n below which a context blends with its
+    default as ``(n * observed + (prior - n) * default) / prior``; the defaults are
+    ``default_frequencies`` by bets to call and ``raised_back_frequencies`` for a player
+    raised back after its own bet or raise.
 
     Weights: ``reweighting`` is ``"threshold"`` (Loki-1) or ``"triple"`` (Loki-2 with the
     generic triple of ``agent.modeller.weights``); ``sigma_preflop`` in income-rate units
@@ -61,6 +67,7 @@ class ModellerParams:
     prune_to: float = 0.8
     prior_observations: int = 20
     default_frequencies: tuple[Frequencies, Frequencies, Frequencies] = TABLE_B2
+    raised_back_frequencies: Frequencies = RAISED_BACK
     reweighting: Literal["threshold", "triple"] = "threshold"
     sigma_preflop: float = 330.0
     sigma_postflop: float = 0.2
@@ -88,6 +95,11 @@ class ModellerParams:
                                 f" 3 non-negative frequencies summing to 1, got "
                                 f"{self.default_frequencies}")
         object.__setattr__(self, "default_frequencies", defaults)
+        raised = tuple(float(x) for x in self.raised_back_frequencies)
+        if len(raised) != 3 or min(raised) < 0 or abs(sum(raised) - 1) > 1e-9:
+            raise ModellerError("raised_back_frequencies: expected 3 non-negative frequencies "
+                                f"summing to 1, got {self.raised_back_frequencies}")
+        object.__setattr__(self, "raised_back_frequencies", raised)
         if self.reweighting not in ("threshold", "triple"):
             raise ModellerError(f"reweighting: expected 'threshold' or 'triple', got "
                                 f"{self.reweighting!r}")

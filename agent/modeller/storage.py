@@ -1,10 +1,10 @@
 """One versioned file for a whole opponent model: chain stores and action frequencies.
 
-Format, version 1: a NumPy ``.npz`` archive (a zip of ``.npy`` arrays, ``numpy.lib.format``)
+Format, version 2: a NumPy ``.npz`` archive (a zip of ``.npy`` arrays, ``numpy.lib.format``)
 read with ``allow_pickle=False``, holding
 
 * ``header``: a uint8 array of UTF-8 JSON, ``{"format": "holdem-opponent-model",
-  "version": 1, "size_edges": [...], "stores": [name, ...], "frequencies": [name, ...],
+  "version": 2, "size_edges": [...], "stores": [name, ...], "frequencies": [name, ...],
   "checksum": ...}``, where ``checksum`` is the CRC-32 of every other array's name, dtype,
   shape and bytes in name order;
 * ``generic.<field>`` and ``store<i>.<field>`` (``i`` indexes ``stores``) for each chain
@@ -15,7 +15,11 @@ read with ``allow_pickle=False``, holding
   pots of the three endings, our summed bets of the three endings, the summed shown
   strength; ``hands``, int64 (1,), the hands stored. Nodes 0, 1 and 2 are the roots of
   levels 0, 1 and 2 (token and parent -1); every other node's parent comes before it;
-* ``frequencies``: int64 counts, shape (len(frequencies), 4 streets, 3 contexts, 3 actions).
+* ``frequencies``: int64 counts, shape (len(frequencies), 4 streets, 4 contexts, 3 actions).
+
+Version 1 files, from before the raised-back context, are read too: their counts have 3
+contexts (a player raised back was counted by its bets to call) and load with no raised-back
+counts.
 
 Any file that is missing, truncated, corrupt (a zip, CRC, checksum or tree check fails), of
 another format or version, or saved with other size edges is refused with a
@@ -37,7 +41,8 @@ from agent.modeller.chains import ChainStore
 from agent.modeller.errors import ModelFileError
 
 FORMAT = "holdem-opponent-model"
-VERSION = 1
+VERSION = 2
+READABLE = (1, 2)
 
 
 @dataclass
@@ -47,7 +52,7 @@ class ModelData:
     size_edges: tuple[float, ...]
     generic: ChainStore
     stores: dict[str, ChainStore]
-    frequencies: dict[str, np.ndarray]  # name -> (4, 3, 3) counts
+    frequencies: dict[str, np.ndarray]  # name -> (4, 4, 3) counts
 
 
 def _checksum(arrays: dict[str, np.ndarray]) -> int:
@@ -70,7 +75,7 @@ def save(path: str | Path, data: ModelData) -> None:
         for field, array in store.arrays().items():
             arrays[f"{prefix}.{field}"] = array
     arrays["frequencies"] = (np.stack([data.frequencies[n] for n in freq_names]) if freq_names
-                             else np.zeros((0, 4, 3, 3), dtype=np.int64))
+                             else np.zeros((0, 4, 4, 3), dtype=np.int64))
     header = {"format": FORMAT, "version": VERSION, "size_edges": list(data.size_edges),
               "stores": names, "frequencies": freq_names, "checksum": _checksum(arrays)}
     arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
@@ -106,9 +111,9 @@ def _header(path: Path, arrays: dict[str, np.ndarray]) -> dict:
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ModelFileError(f"{path}: not an opponent model (format "
                              f"{header.get('format') if isinstance(header, dict) else None!r})")
-    if header.get("version") != VERSION:
+    if header.get("version") not in READABLE:
         raise ModelFileError(f"{path}: opponent model version {header.get('version')!r}; this "
-                             f"reader reads version {VERSION}")
+                             f"reader reads versions {', '.join(map(str, READABLE))}")
     if header.get("checksum") != _checksum(arrays):
         raise ModelFileError(f"{path}: corrupt opponent model (checksum mismatch)")
     return header
@@ -133,9 +138,12 @@ def load(path: str | Path, size_edges: tuple[float, ...], max_nodes: int,
     names = header.get("stores", [])
     freq_names = header.get("frequencies", [])
     freqs = arrays.get("frequencies")
-    if freqs is None or freqs.dtype != np.int64 or freqs.shape != (len(freq_names), 4, 3, 3) \
-            or (freqs < 0).any():
+    contexts = 3 if header["version"] == 1 else 4
+    if freqs is None or freqs.dtype != np.int64 \
+            or freqs.shape != (len(freq_names), 4, contexts, 3) or (freqs < 0).any():
         raise ModelFileError(f"{path}: corrupt opponent model (frequency counts)")
+    if contexts == 3:
+        freqs = np.concatenate([freqs, np.zeros_like(freqs[:, :, :1])], axis=2)
     return ModelData(saved_edges, store("generic"),
                      {name: store(f"store{i}") for i, name in enumerate(names)},
                      {name: freqs[i].copy() for i, name in enumerate(freq_names)})

@@ -10,7 +10,10 @@ raises made in the current round that are above what the player has already put 
 round. Pre-flop the big blind counts as the first bet, so the small blind and the players
 who have not acted face 1 bet, a limper facing a raise faces 1 more, and the big blind
 facing only limpers faces 0. Every bet or raise counts, a short all-in raise included.
-Contexts are 0, 1 and 2, where 2 stands for two or more.
+**Contexts** are 0, 1 and 2, where 2 stands for two or more bets to call, and
+``RAISED_BACK`` (3) for a player who bet or raised in this round (the big blind's forced bet
+is not a raise) and faces more: the frequency model counts it apart, because a player raised
+back folds far less often than one facing the same bets cold.
 
 **Size codes** (no-limit bets and raises only; 0 otherwise): a bet or raise of ``amount``
 (raise-to) by a player facing ``to_call`` with ``pot`` chips in the middle is the pot
@@ -39,6 +42,8 @@ from simulator import (
 )
 from simulator.core.positions import table_order
 
+RAISED_BACK = 3
+
 
 def size_code(edges: tuple[float, ...], fraction: float, all_in: bool) -> int:
     """The size code of a no-limit bet or raise: 1 + the edges at or below it; all-in last."""
@@ -52,8 +57,8 @@ class SeenAction:
     """One action as the modeller keeps it.
 
     ``position`` is the actor's place in table order (0 is the first seat left of the
-    button; the button is last); ``size`` its size code; ``bets_to_call`` the context the
-    actor faced (0, 1, or 2 for two or more).
+    button; the button is last); ``size`` its size code; ``context`` the context the actor
+    faced (0, 1, 2 for two or more bets to call, or ``RAISED_BACK``).
     """
 
     street: Street
@@ -61,7 +66,7 @@ class SeenAction:
     position: int
     kind: ActionKind
     size: int
-    bets_to_call: int
+    context: int
 
 
 class HandTracker:
@@ -74,8 +79,11 @@ class HandTracker:
     >>> t.pot, t.bets, t.bets_to_call(2), t.bets_to_call(1)
     (3, [1, 2, 0], 1, 0)
     >>> a = t.apply(ActionRecord(2, Street.PREFLOP, ActionKind.RAISE, 7, 7))
-    >>> a.position, a.size, a.bets_to_call, t.bets_to_call(1)  # a pot-sized raise: code 3
+    >>> a.position, a.size, a.context, t.bets_to_call(1)  # a pot-sized raise: code 3
     (2, 3, 1, 1)
+    >>> b = t.apply(ActionRecord(0, Street.PREFLOP, ActionKind.RAISE, 20, 19))
+    >>> t.context(1), t.context(2), t.context_after_raise(1)  # seat 2 raised: raised back
+    (2, 3, 2)
     """
 
     def __init__(self, game: GameConfig, size_edges: tuple[float, ...]) -> None:
@@ -104,6 +112,7 @@ class HandTracker:
         self.round_open = True
         self._post_forced_bets()
         self.levels = [self.game.big_blind]  # the big blind is the first bet pre-flop
+        self.raisers: set[int] = set()  # who bet or raised in this round
         self.started = True
 
     def _post_forced_bets(self) -> None:
@@ -140,8 +149,14 @@ class HandTracker:
         return sum(1 for level in self.levels if level > mine)
 
     def context(self, seat: int) -> int:
-        """``bets_to_call`` clipped to 0, 1, 2 (two or more): the frequency model's context."""
-        return min(self.bets_to_call(seat), 2)
+        """The frequency model's context of ``seat`` now: ``RAISED_BACK``, or its bets to call
+        clipped to 0, 1, 2 (two or more)."""
+        to_call = self.bets_to_call(seat)
+        return RAISED_BACK if to_call and seat in self.raisers else min(to_call, 2)
+
+    def context_after_raise(self, seat: int) -> int:
+        """The context ``seat`` would face after one more bet or raise by someone else."""
+        return RAISED_BACK if seat in self.raisers else min(self.bets_to_call(seat) + 1, 2)
 
     def raise_size(self, seat: int, amount: int, all_in: bool) -> int:
         """The size code of a raise to ``amount`` by ``seat`` now (0 in limit)."""
@@ -178,6 +193,7 @@ class HandTracker:
             self._move(record.seat, record.added)
             if record.kind is ActionKind.RAISE:
                 self.levels.append(int(record.amount))
+                self.raisers.add(record.seat)
         return seen
 
     def deal(self, event: BoardDealt) -> None:
@@ -186,6 +202,7 @@ class HandTracker:
         self.street = event.street
         self.board = tuple(event.board)
         self.levels = []
+        self.raisers = set()
         self.round_open = True
 
     def close_round(self) -> None:
