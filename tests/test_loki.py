@@ -370,3 +370,17 @@ def test_it_is_deterministic_with_a_seed() -> None:
     first, again, other = _match(4), _match(4), _match(5)
     assert first == again
     assert first != other
+
+
+def test_its_model_keeps_papps_three_contexts_only() -> None:
+    """Loki-1 counts by bets to call: the agent's raised-back context is not Papp's."""
+    from agent.heuristic import HeuristicAgent
+    from agent.modeller.tracker import RAISED_BACK
+
+    game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=2000)
+    loki, agent = LokiBot(seed=1), HeuristicAgent(seed=2)
+    list(play_match(game, [loki, agent], 150, seed=4, names=("loki", "agent")))
+    theirs = loki.modeller.action_counts["agent"].counts
+    ours = agent.modeller.action_counts["loki"].counts
+    assert theirs.sum() > 200 and not theirs[:, RAISED_BACK].any()
+    assert ours[:, RAISED_BACK].sum() > 10  # the agent's own model does count it

@@ -375,6 +375,8 @@ def test_every_call_at_every_table_size(game: GameConfig, seats: int) -> None:
     ({"default_frequencies": [[0, 1, 0]] * 2}, "default_frequencies"),
     ({"default_frequencies": [[0.5, 0.6, 0]] * 3}, "default_frequencies"),
     ({"max_nodes": 10}, "max_nodes"), ({"preflop_skip_percentile": 100}, "percentile"),
+    ({"raised_back_frequencies": [0.5, 0.6, 0]}, "raised_back_frequencies"),
+    ({"raised_back_context": "yes"}, "raised_back_context"),
 ])
 def test_bad_parameters_are_refused_with_the_key_named(data: dict, match: str) -> None:
     with pytest.raises(ModellerError, match=match):

@@ -160,7 +160,8 @@ class OpponentModeller:
     def _hand_started(self, event: HandStarted) -> None:
         if self._context is None:
             raise ModellerError("observe(): call start(context) before the first hand")
-        tracker = HandTracker(self._context.game, self.params.size_edges)
+        tracker = HandTracker(self._context.game, self.params.size_edges,
+                              self.params.raised_back_context)
         tracker.start(event)
         self._hand = _Hand(tracker, self._context.seat)
 

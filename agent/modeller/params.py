@@ -51,7 +51,8 @@ class ModellerParams:
     Frequencies: ``prior_observations`` is the n below which a context blends with its
     default as ``(n * observed + (prior - n) * default) / prior``; the defaults are
     ``default_frequencies`` by bets to call and ``raised_back_frequencies`` for a player
-    raised back after its own bet or raise.
+    raised back after its own bet or raise; ``raised_back_context: false`` keeps Papp's
+    three contexts only (the ``loki`` rival's Loki-1 does).
 
     Weights: ``reweighting`` is ``"threshold"`` (Loki-1) or ``"triple"`` (Loki-2 with the
     generic triple of ``agent.modeller.weights``); ``sigma_preflop`` in income-rate units
@@ -68,6 +69,7 @@ class ModellerParams:
     prior_observations: int = 20
     default_frequencies: tuple[Frequencies, Frequencies, Frequencies] = TABLE_B2
     raised_back_frequencies: Frequencies = RAISED_BACK
+    raised_back_context: bool = True
     reweighting: Literal["threshold", "triple"] = "threshold"
     sigma_preflop: float = 330.0
     sigma_postflop: float = 0.2
@@ -100,6 +102,9 @@ class ModellerParams:
             raise ModellerError("raised_back_frequencies: expected 3 non-negative frequencies "
                                 f"summing to 1, got {self.raised_back_frequencies}")
         object.__setattr__(self, "raised_back_frequencies", raised)
+        if not isinstance(self.raised_back_context, bool):
+            raise ModellerError(f"raised_back_context: expected true or false, got "
+                                f"{self.raised_back_context!r}")
         if self.reweighting not in ("threshold", "triple"):
             raise ModellerError(f"reweighting: expected 'threshold' or 'triple', got "
                                 f"{self.reweighting!r}")

@@ -86,9 +86,11 @@ class HandTracker:
     (2, 3, 2)
     """
 
-    def __init__(self, game: GameConfig, size_edges: tuple[float, ...]) -> None:
+    def __init__(self, game: GameConfig, size_edges: tuple[float, ...],
+                 raised_back: bool = True) -> None:
         self.game = game
         self.edges = size_edges
+        self.raised_back = raised_back  # False: Papp's three contexts only
         self.sized = not game.is_limit
         self.started = False
 
@@ -152,11 +154,15 @@ class HandTracker:
         """The frequency model's context of ``seat`` now: ``RAISED_BACK``, or its bets to call
         clipped to 0, 1, 2 (two or more)."""
         to_call = self.bets_to_call(seat)
-        return RAISED_BACK if to_call and seat in self.raisers else min(to_call, 2)
+        if to_call and self.raised_back and seat in self.raisers:
+            return RAISED_BACK
+        return min(to_call, 2)
 
     def context_after_raise(self, seat: int) -> int:
         """The context ``seat`` would face after one more bet or raise by someone else."""
-        return RAISED_BACK if seat in self.raisers else min(self.bets_to_call(seat) + 1, 2)
+        if self.raised_back and seat in self.raisers:
+            return RAISED_BACK
+        return min(self.bets_to_call(seat) + 1, 2)
 
     def raise_size(self, seat: int, amount: int, all_in: bool) -> int:
         """The size code of a raise to ``amount`` by ``seat`` now (0 in limit)."""

@@ -8,9 +8,10 @@ strategy (.../Grad/pena/node24.html); Billings, Papp, Schaeffer and Szafron, "Op
 Modeling in Poker", AAAI 1998.
 
 **Opponent model.** Its own :class:`~agent.modeller.OpponentModeller` in ``"frequencies"``
-mode: per opponent, action frequencies by street and bets to call (blended with Papp's
-Table B.2) and a weight array over the 1326 holdings, re-weighted after each action by
-Loki-1's threshold method (Papp section 7.2). It learns for the bot's life (a block).
+mode: per opponent, action frequencies by street and bets to call, Papp's three contexts
+without our agent's raised-back one (blended with Papp's Table B.2), and a weight array
+over the 1326 holdings, re-weighted after each action by Loki-1's threshold method (Papp
+section 7.2). It learns for the bot's life (a block).
 
 **Pre-flop.** The income-rate strategies of the pre-flop expert
 (:class:`~agent.preflop.expert.PreflopExpert`, Papp section 6.1), from the shipped parameters.
@@ -252,7 +253,8 @@ class LokiBot(BaseBot):
             raise LokiParamsError(f"loki: model must be 'off' or 'frequencies', got {model!r}")
         self.rules = LokiRules(make2, make1, spread, odds_spread)
         self.lookahead = int(lookahead)
-        self.modeller = OpponentModeller(ModellerParams(), mode=model)
+        # Papp's Loki-1 counts by bets to call only; the raised-back context is our agent's
+        self.modeller = OpponentModeller(ModellerParams(raised_back_context=False), mode=model)
         params = load_preflop_params(DEFAULT_PARAMS_FILE)
         if tightness is not None:
             if tightness not in ("tight", "moderate", "loose"):
