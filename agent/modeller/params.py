@@ -91,14 +91,13 @@ class ModellerParams:
         if not 0 < self.prune_to < 1:
             raise ModellerError(f"prune_to: expected a fraction in (0, 1), got {self.prune_to}")
         defaults = tuple(tuple(float(x) for x in row) for row in self.default_frequencies)
-        if len(defaults) != 3 or any(len(r) != 3 or min(r) < 0 or abs(sum(r) - 1) > 1e-9
-                                     for r in defaults):
+        if len(defaults) != 3 or not all(_is_frequencies(r) for r in defaults):
             raise ModellerError("default_frequencies: expected 3 rows (0, 1, 2+ bets to call) of"
                                 f" 3 non-negative frequencies summing to 1, got "
                                 f"{self.default_frequencies}")
         object.__setattr__(self, "default_frequencies", defaults)
         raised = tuple(float(x) for x in self.raised_back_frequencies)
-        if len(raised) != 3 or min(raised) < 0 or abs(sum(raised) - 1) > 1e-9:
+        if not _is_frequencies(raised):
             raise ModellerError("raised_back_frequencies: expected 3 non-negative frequencies "
                                 f"summing to 1, got {self.raised_back_frequencies}")
         object.__setattr__(self, "raised_back_frequencies", raised)
@@ -144,6 +143,11 @@ class ModellerParams:
 
     def triple_spread(self, street: int) -> float:
         return self.triple_spread_preflop if street == 0 else self.triple_spread_postflop
+
+
+def _is_frequencies(row: tuple[float, ...]) -> bool:
+    """Whether ``row`` is a fold/call/raise triple: 3 non-negative values summing to 1."""
+    return len(row) == 3 and min(row) >= 0 and abs(sum(row) - 1) <= 1e-9
 
 
 def _at_least(name: str, value: int, low: int) -> None:

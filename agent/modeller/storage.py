@@ -39,6 +39,7 @@ import numpy as np
 
 from agent.modeller.chains import ChainStore
 from agent.modeller.errors import ModelFileError
+from agent.modeller.frequencies import CONTEXTS, KINDS, STREETS
 
 FORMAT = "holdem-opponent-model"
 VERSION = 2
@@ -75,7 +76,7 @@ def save(path: str | Path, data: ModelData) -> None:
         for field, array in store.arrays().items():
             arrays[f"{prefix}.{field}"] = array
     arrays["frequencies"] = (np.stack([data.frequencies[n] for n in freq_names]) if freq_names
-                             else np.zeros((0, 4, 4, 3), dtype=np.int64))
+                             else np.zeros((0, STREETS, CONTEXTS, KINDS), dtype=np.int64))
     header = {"format": FORMAT, "version": VERSION, "size_edges": list(data.size_edges),
               "stores": names, "frequencies": freq_names, "checksum": _checksum(arrays)}
     arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
@@ -138,11 +139,11 @@ def load(path: str | Path, size_edges: tuple[float, ...], max_nodes: int,
     names = header.get("stores", [])
     freq_names = header.get("frequencies", [])
     freqs = arrays.get("frequencies")
-    contexts = 3 if header["version"] == 1 else 4
+    contexts = CONTEXTS - 1 if header["version"] == 1 else CONTEXTS  # v1: no raised back
     if freqs is None or freqs.dtype != np.int64 \
-            or freqs.shape != (len(freq_names), 4, contexts, 3) or (freqs < 0).any():
+            or freqs.shape != (len(freq_names), STREETS, contexts, KINDS) or (freqs < 0).any():
         raise ModelFileError(f"{path}: corrupt opponent model (frequency counts)")
-    if contexts == 3:
+    if contexts < CONTEXTS:
         freqs = np.concatenate([freqs, np.zeros_like(freqs[:, :, :1])], axis=2)
     return ModelData(saved_edges, store("generic"),
                      {name: store(f"store{i}") for i, name in enumerate(names)},

@@ -154,15 +154,15 @@ class HandTracker:
         """The frequency model's context of ``seat`` now: ``RAISED_BACK``, or its bets to call
         clipped to 0, 1, 2 (two or more)."""
         to_call = self.bets_to_call(seat)
-        if to_call and self.raised_back and seat in self.raisers:
-            return RAISED_BACK
-        return min(to_call, 2)
+        return RAISED_BACK if to_call and self._raised(seat) else min(to_call, 2)
 
     def context_after_raise(self, seat: int) -> int:
         """The context ``seat`` would face after one more bet or raise by someone else."""
-        if self.raised_back and seat in self.raisers:
-            return RAISED_BACK
-        return min(self.bets_to_call(seat) + 1, 2)
+        return RAISED_BACK if self._raised(seat) else min(self.bets_to_call(seat) + 1, 2)
+
+    def _raised(self, seat: int) -> bool:
+        """Whether ``seat`` bet or raised in this round, as far as the contexts tell."""
+        return self.raised_back and seat in self.raisers
 
     def raise_size(self, seat: int, amount: int, all_in: bool) -> int:
         """The size code of a raise to ``amount`` by ``seat`` now (0 in limit)."""
