@@ -30,10 +30,19 @@ from simulator.core.events import (
 from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.streets import Street
-from simulator.play.protocol import BaseBot, Bot, BotContext
+from simulator.play.protocol import (
+    BaseBot,
+    Bot,
+    BotContext,
+    Policy,
+    PolicyBot,
+    PolicyError,
+    RaiseRange,
+)
 
 __all__ = [
     "Action", "ActionKind", "ActionRecord", "ActionTaken", "BaseBot", "BoardDealt", "Bot",
     "BotContext", "Event", "GameConfig", "HandEnded", "HandStarted", "HoldemError",
-    "HoleCardsDealt", "IllegalActionError", "LegalActions", "Observation", "Showdown", "Street",
+    "HoleCardsDealt", "IllegalActionError", "LegalActions", "Observation", "Policy", "PolicyBot",
+    "PolicyError", "RaiseRange", "Showdown", "Street",
 ]

@@ -13,6 +13,16 @@ Every call into a bot is guarded alike: an exception, a bad return or a call ove
 limit is that bot's fault, handled by the match's ``on_bot_error``. A bot that draws random
 numbers takes a ``seed`` keyword and uses its own generator, so matches replay exactly.
 
+**Policies.** A bot may also state its policy (:class:`PolicyBot`): for any observation and
+any list of holdings, the probability of each of its actions had it held each holding since
+the deal. That is what best-response and variance-reduction tools ask of a bot. A row is the
+bot's behavioural strategy given the public history (its own earlier actions included) and
+what it has learned: its own earlier random draws are averaged out, never read, and card
+removal is the holding's, never the real cards'. Asking changes nothing: the bot's later
+actions, draws, model and files are as if it had never been asked, and the observation may
+describe a state the hand never reached (actions that were not taken). ``act`` draws its
+action from the row of its own holding.
+
 >>> from simulator.core.actions import Action
 >>> class AlwaysCall(BaseBot):
 ...     def act(self, observation):
@@ -23,11 +33,16 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from simulator.core.actions import Action
+import numpy as np
+
+from simulator.core.actions import Action, ActionKind, LegalActions
+from simulator.core.cards import HOLDING_INDEX, NUM_CARDS
+from simulator.core.errors import HoldemError
 from simulator.core.events import Event
 from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
@@ -79,3 +94,151 @@ class BaseBot:
 
     def close(self) -> None:
         return None
+
+
+# --- policies ---------------------------------------------------------------------------------
+
+
+class PolicyError(HoldemError, ValueError):
+    """A policy question or answer that does not make sense: a bad or clashing holding, or a
+    row that is not a probability distribution over legal actions."""
+
+
+@dataclass(frozen=True)
+class RaiseRange:
+    """Every raise-to amount from ``low`` to ``high`` inclusive, as one policy entry: a bot
+    that draws its size uniformly from a range states the range and its mass, and each
+    amount in it gets an equal share of that mass."""
+
+    low: int
+    high: int
+
+    def __post_init__(self) -> None:
+        if not self.low <= self.high:
+            raise PolicyError(f"raise range {self.low}..{self.high}: low must be <= high")
+
+    def contains(self, action: Action) -> bool:
+        return (action.kind is ActionKind.RAISE and action.amount is not None
+                and self.low <= action.amount <= self.high)
+
+    @property
+    def sizes(self) -> int:
+        return self.high - self.low + 1
+
+    def __str__(self) -> str:
+        return f"raise to {self.low}..{self.high}"
+
+
+PolicyEntry = Action | RaiseRange
+
+
+@dataclass(frozen=True, eq=False)
+class Policy:
+    """A bot's action probabilities for a list of holdings at one decision.
+
+    ``actions`` are distinct legal actions (or raise ranges) of the observation;
+    ``probabilities`` has one row per holding asked about and one column per action, each row
+    summing to 1. The array is read-only.
+
+    >>> p = Policy((Action.fold(), Action.call(), RaiseRange(4, 7)),
+    ...            np.array([[0.5, 0.1, 0.4], [0.0, 1.0, 0.0]]))
+    >>> p.probability(Action.call()).tolist(), p.probability(Action.raise_to(5)).tolist()
+    ([0.1, 1.0], [0.1, 0.0])
+    >>> p.probability(Action.raise_to(9)).tolist()  # legal perhaps, but never played
+    [0.0, 0.0]
+    """
+
+    actions: tuple[PolicyEntry, ...]
+    probabilities: np.ndarray
+
+    def __post_init__(self) -> None:
+        probabilities = np.array(self.probabilities, dtype=np.float64)
+        if probabilities.ndim != 2 or probabilities.shape[1] != len(self.actions):
+            raise PolicyError(f"policy: probabilities of shape {probabilities.shape} for "
+                              f"{len(self.actions)} actions")
+        probabilities.setflags(write=False)
+        object.__setattr__(self, "probabilities", probabilities)
+
+    @property
+    def holdings(self) -> int:
+        return int(self.probabilities.shape[0])
+
+    def probability(self, action: Action) -> np.ndarray:
+        """The probability of ``action`` for every holding (zeros if it is never played)."""
+        out = np.zeros(self.holdings)
+        for j, entry in enumerate(self.actions):
+            if entry == action:
+                out += self.probabilities[:, j]
+            elif isinstance(entry, RaiseRange) and entry.contains(action):
+                out += self.probabilities[:, j] / entry.sizes
+        return out
+
+    def index_of(self, action: Action) -> int:
+        """The column of the entry that holds ``action``."""
+        for j, entry in enumerate(self.actions):
+            if entry == action or (isinstance(entry, RaiseRange) and entry.contains(action)):
+                return j
+        raise PolicyError(f"policy: {action} is not one of its actions "
+                          f"({', '.join(map(str, self.actions))})")
+
+    def check(self, legal: LegalActions, tolerance: float = 1e-6) -> None:
+        """Refuse a policy that is not a distribution over distinct legal actions, naming
+        the first problem."""
+        seen: set[PolicyEntry] = set()
+        for entry in self.actions:
+            if entry in seen:
+                raise PolicyError(f"policy: {entry} is listed twice")
+            seen.add(entry)
+            ok = (legal.can_raise and legal.min_raise_to <= entry.low
+                  and entry.high <= legal.max_raise_to) if isinstance(entry, RaiseRange) \
+                else legal.allows(entry)
+            if not ok:
+                raise PolicyError(f"policy: {entry} is not legal here ({legal})")
+        p = self.probabilities
+        if not np.isfinite(p).all():
+            raise PolicyError("policy: a probability is NaN or infinite")
+        if (p < -tolerance).any():
+            raise PolicyError(f"policy: a negative probability ({float(p.min()):.3g})")
+        if p.shape[0] and p.shape[1] == 0:
+            raise PolicyError("policy: rows over no actions")
+        sums = p.sum(axis=1)
+        bad = np.flatnonzero(np.abs(sums - 1.0) > tolerance)
+        if bad.size:
+            raise PolicyError(f"policy: row {int(bad[0])} sums to {float(sums[bad[0]]):.6g}, "
+                              f"not 1")
+
+
+@runtime_checkable
+class PolicyBot(Bot, Protocol):
+    """A bot that states its policy (see the module docstring)."""
+
+    def policy(self, observation: Observation,
+               holdings: Sequence[tuple[int, int]]) -> Policy: ...
+
+
+def holding_indices(holdings: Sequence[tuple[int, int]], board: Sequence[int]) -> np.ndarray:
+    """The canonical holding index of each holding; a holding that is not two distinct cards
+    in 0..51, or that shares a card with ``board``, is a :class:`PolicyError` naming it.
+
+    >>> holding_indices([(0, 1), (51, 50)], board=(4, 5, 6)).tolist()
+    [0, 1325]
+    >>> holding_indices([(4, 9)], board=(4, 5, 6))
+    Traceback (most recent call last):
+    ...
+    simulator.play.protocol.PolicyError: holding (4, 9) shares a card with the board
+    """
+    on_board = set(int(c) for c in board)
+    out = np.empty(len(holdings), dtype=np.int64)
+    for i, holding in enumerate(holdings):
+        try:
+            a, b = (int(c) for c in holding)
+            valid = (a != b and 0 <= a < NUM_CARDS and 0 <= b < NUM_CARDS
+                     and all(float(c) == int(c) for c in holding))
+        except (TypeError, ValueError, OverflowError):
+            valid = False
+        if not valid:
+            raise PolicyError(f"bad holding {holding!r}: expected two distinct cards 0..51")
+        if a in on_board or b in on_board:
+            raise PolicyError(f"holding {holding!r} shares a card with the board")
+        out[i] = HOLDING_INDEX[a, b]
+    return out
