@@ -311,16 +311,28 @@ def check_bots(config: TournamentConfig) -> None:
         try:
             spec = resolve(seat.bot)
             check_params(spec, seat.params)
-            # a bot class may refuse games it cannot play (e.g. acpc-program: carried stacks)
+            # a bot class may refuse games it cannot play (e.g. acpc-program: carried stacks;
+            # cfr: anything but the heads-up game it was solved for); a hook that takes a
+            # ``seats`` keyword is also told how many seats the table has
             check_game = getattr(spec.factory, "check_game", None)
             if check_game is not None:
-                check_game(config.game_config())
+                if _takes_seats(check_game):
+                    check_game(config.game_config(), seats=len(config.seats))
+                else:
+                    check_game(config.game_config())
         except HoldemError as exc:
             raise ConfigError(f"seats[{i}] ({seat.name}): {exc}") from None
         problem = _trial_build(spec, seat.params, seat.name, config.bot_timeout)
         if problem is not None:
             raise ConfigError(f"seats[{i}] ({seat.name}): bot {seat.bot!r} with params "
                               f"{dict(seat.params)}: {problem}")
+
+
+def _takes_seats(hook: Callable[..., Any]) -> bool:
+    try:
+        return "seats" in inspect.signature(hook).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _build_once(spec: Any, params: Any, name: str, timeout: float | None) -> str | None:

@@ -1,0 +1,267 @@
+"""Exact hand-strength features of every holding on a board, in integers, and suit symmetry.
+
+*HS* (hand strength) of a holding on a five-card board is its chance of beating a uniformly
+random opponent holding, ties counting half. On a river board every live holding meets the
+same number of compatible opponents (990), so ``2 * wins + ties``, its *HS code* (0..1980),
+is HS exactly, scaled by 1980.
+
+*E[HS²]* on a flop or turn board is the mean, over the cards still to come, of HS² on the
+river (Zinkevich et al. 2007; Johanson 2007): it rewards holdings whose strength may still
+rise. Here it is the sum of the squared HS codes over every turn-and-river pair (flop: 1,081
+of them for each live holding) or every river card (turn: 46): again an integer, the same
+count of terms for every live holding, so the feature orders holdings exactly as E[HS²]
+does. Integers make every feature, and so every bucket, exactly invariant under a
+permutation of the suits: floating-point sums in another order could not promise it.
+
+A *suit permutation* maps card ``rank*4 + s`` to ``rank*4 + perm[s]``. A board's *canonical
+form* is the smallest sorted card tuple its 24 permutations give (compared as base-52
+numbers, :func:`canonical`).
+
+>>> from simulator.core.cards import parse_cards, parse_holding
+>>> codes = river_codes(np.array(parse_cards("2c7d9hJsKs")))
+>>> int(codes[parse_holding("AsQs")]), int(codes[parse_holding("3c4d")]), int(codes[0])
+(1920, 0, -1)
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numba
+import numpy as np
+
+from agent.strength.board_table import _rank_rows  # the shared 91-rank-pair ranking kernel
+from simulator.core.cards import HOLDING_INDEX, HOLDINGS, NUM_CARDS, NUM_HOLDINGS
+from simulator.core.hand_ranks import WORST_RANK
+
+HOLD_A = HOLDINGS[:, 0].astype(np.int64)
+HOLD_B = HOLDINGS[:, 1].astype(np.int64)
+
+SUIT_PERMS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
+"""The 24 permutations of the suits; row 0 is the identity."""
+CARD_PERMS = np.array([[(c >> 2) * 4 + p[c & 3] for c in range(NUM_CARDS)] for p in SUIT_PERMS],
+                      dtype=np.int64)
+"""``CARD_PERMS[k, c]``: card c under suit permutation k."""
+HOLDING_PERMS = np.array([HOLDING_INDEX[cp[HOLD_A], cp[HOLD_B]] for cp in CARD_PERMS],
+                         dtype=np.int64)
+"""``HOLDING_PERMS[k, h]``: holding h under suit permutation k."""
+
+
+# --- kernels --------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, nogil=True)
+def _codes_of_row(ranks: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
+                  out: np.ndarray, count: np.ndarray, start: np.ndarray, order: np.ndarray
+                  ) -> None:
+    """HS codes of every holding from one row of ranks (0 = dead; lower ranks are better):
+    ``out[h] = 2 * (compatible opponents) - 2 * better - tied``, -1 for dead holdings.
+
+    The live holdings are counting-sorted by rank; walking the rank groups from the best,
+    running per-card counts of the better holdings take away those sharing a card with h.
+    """
+    n = ranks.shape[0]
+    count[:] = 0
+    live = 0
+    live_card = np.zeros(52, dtype=np.int64)
+    for h in range(n):
+        r = ranks[h]
+        if r > 0:
+            count[r] += 1
+            live += 1
+            live_card[hold_a[h]] += 1
+            live_card[hold_b[h]] += 1
+    total = 0
+    for r in range(count.shape[0]):
+        start[r] = total
+        total += count[r]
+    for h in range(n):
+        r = ranks[h]
+        if r > 0:
+            order[start[r]] = h
+            start[r] += 1
+        else:
+            out[h] = -1
+    better_card = np.zeros(52, dtype=np.int64)
+    tie_card = np.zeros(52, dtype=np.int64)
+    better = 0
+    i = 0
+    while i < live:
+        j = i
+        rank = ranks[order[i]]
+        while j < live and ranks[order[j]] == rank:
+            h = order[j]
+            tie_card[hold_a[h]] += 1
+            tie_card[hold_b[h]] += 1
+            j += 1
+        size = j - i
+        for k in range(i, j):
+            h = order[k]
+            a = hold_a[h]
+            b = hold_b[h]
+            met = live - live_card[a] - live_card[b] + 1
+            above = better - better_card[a] - better_card[b]
+            tied = size - tie_card[a] - tie_card[b] + 1
+            out[h] = 2 * met - 2 * above - tied
+        for k in range(i, j):
+            h = order[k]
+            better_card[hold_a[h]] += 1
+            better_card[hold_b[h]] += 1
+            tie_card[hold_a[h]] = 0
+            tie_card[hold_b[h]] = 0
+        better += size
+        i = j
+
+
+@numba.njit(cache=True, nogil=True)
+def _squared_codes(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
+                   hold_b: np.ndarray, out: np.ndarray) -> None:
+    """``out[h]``: the sum over the runouts of h's squared HS code on the completed board
+    (runouts holding one of h's cards are skipped); -1 for holdings dead on ``board``."""
+    n = hold_a.shape[0]
+    ranks = np.empty((1, n), dtype=np.int16)
+    codes = np.empty(n, dtype=np.int64)
+    count = np.zeros(WORST_RANK + 1, dtype=np.int64)
+    start = np.zeros(WORST_RANK + 1, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
+    dead = np.int64(0)
+    for j in range(board.shape[0]):
+        dead |= np.int64(1) << board[j]
+    for h in range(n):
+        if (dead >> hold_a[h]) & 1 or (dead >> hold_b[h]) & 1:
+            out[h] = -1
+        else:
+            out[h] = 0
+    for r in range(runouts.shape[0]):
+        _rank_rows(board, runouts[r:r + 1], hold_a, hold_b, ranks)
+        _codes_of_row(ranks[0], hold_a, hold_b, codes, count, start, order)
+        for h in range(n):
+            c = codes[h]
+            if c >= 0 and out[h] >= 0:
+                out[h] += c * c
+
+
+@numba.njit(cache=True, nogil=True)
+def _canonical(cards: np.ndarray, perms: np.ndarray) -> tuple[int, int]:
+    """(code, permutation index) of the smallest sorted permuted tuple (module docstring)."""
+    return _canonical_into(cards, perms, np.empty(cards.shape[0], dtype=np.int64))
+
+
+@numba.njit(cache=True, nogil=True)
+def _canonical_into(cards: np.ndarray, perms: np.ndarray, buf: np.ndarray) -> tuple[int, int]:
+    k = cards.shape[0]
+    best = np.int64(-1)
+    best_perm = 0
+    for p in range(perms.shape[0]):
+        for j in range(k):
+            buf[j] = perms[p, cards[j]]
+        buf.sort()
+        code = np.int64(0)
+        for j in range(k):
+            code = code * 52 + buf[j]
+        if best < 0 or code < best:
+            best = code
+            best_perm = p
+    return best, best_perm
+
+
+@numba.njit(cache=True, nogil=True)
+def _canonical_classes(k: int, perms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every canonical k-card board's code, and how many boards share it, codes ascending."""
+    total = 1
+    for j in range(k):
+        total = total * (52 - j) // (j + 1)
+    codes = np.empty(total, dtype=np.int64)
+    cards = np.arange(k, dtype=np.int64)
+    buf = np.empty(k, dtype=np.int64)
+    i = 0
+    while True:
+        codes[i], _ = _canonical_into(cards, perms, buf)
+        i += 1
+        # next combination in lexicographic order
+        j = k - 1
+        while j >= 0 and cards[j] == 52 - k + j:
+            j -= 1
+        if j < 0:
+            break
+        cards[j] += 1
+        for m in range(j + 1, k):
+            cards[m] = cards[m - 1] + 1
+    codes.sort()
+    uniq = np.empty(total, dtype=np.int64)
+    sizes = np.empty(total, dtype=np.int64)
+    u = 0
+    for i in range(total):
+        if u > 0 and codes[i] == uniq[u - 1]:
+            sizes[u - 1] += 1
+        else:
+            uniq[u] = codes[i]
+            sizes[u] = 1
+            u += 1
+    return uniq[:u], sizes[:u]
+
+
+# --- the features -----------------------------------------------------------------------------
+
+
+def _runouts(board: np.ndarray, cards: int) -> np.ndarray:
+    live = [c for c in range(NUM_CARDS) if c not in set(board.tolist())]
+    return np.array(list(itertools.combinations(live, cards)), dtype=np.int64).reshape(-1, cards)
+
+
+def river_ranks(board: np.ndarray) -> np.ndarray:
+    """The hand rank of all 1326 holdings on a five-card board (0 where dead; lower ranks
+    are better, as ``simulator.core.hand_ranks``)."""
+    b = np.ascontiguousarray(board, dtype=np.int64)
+    ranks = np.empty((1, NUM_HOLDINGS), dtype=np.int16)
+    _rank_rows(b, np.zeros((1, 0), dtype=np.int64), HOLD_A, HOLD_B, ranks)
+    return ranks[0]
+
+
+def codes_of_ranks(ranks: np.ndarray) -> np.ndarray:
+    """HS codes of all 1326 holdings from their ranks on a river board (-1 where dead)."""
+    out = np.empty(NUM_HOLDINGS, dtype=np.int64)
+    _codes_of_row(ranks, HOLD_A, HOLD_B, out, np.zeros(WORST_RANK + 1, dtype=np.int64),
+                  np.zeros(WORST_RANK + 1, dtype=np.int64), np.empty(NUM_HOLDINGS, np.int64))
+    return out
+
+
+def river_codes(board: np.ndarray) -> np.ndarray:
+    """HS codes of all 1326 holdings on a five-card board (-1 where dead)."""
+    return codes_of_ranks(river_ranks(board))
+
+
+def squared_codes(board: np.ndarray) -> np.ndarray:
+    """E[HS²] features of all 1326 holdings on a flop or turn (module docstring; -1 where
+    dead): the sum of squared river HS codes over every runout."""
+    b = np.ascontiguousarray(board, dtype=np.int64)
+    out = np.empty(NUM_HOLDINGS, dtype=np.int64)
+    _squared_codes(b, _runouts(b, 5 - b.size), HOLD_A, HOLD_B, out)
+    return out
+
+
+def feature(board: np.ndarray) -> np.ndarray:
+    """The street's feature of every holding: HS code on the river, E[HS²] sum before."""
+    return river_codes(board) if len(board) == 5 else squared_codes(board)
+
+
+def canonical(board: np.ndarray) -> tuple[int, int]:
+    """``(code, k)``: the board's canonical code and a suit permutation k that maps the board
+    to its canonical form (the first such, so the answer is deterministic)."""
+    code, perm = _canonical(np.ascontiguousarray(board, dtype=np.int64), CARD_PERMS)
+    return int(code), int(perm)
+
+
+def decode(code: int, k: int) -> np.ndarray:
+    """The sorted cards of a k-card board code."""
+    out = []
+    for _ in range(k):
+        out.append(code % 52)
+        code //= 52
+    return np.array(out[::-1], dtype=np.int64)
+
+
+def canonical_boards(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every canonical k-card board (codes ascending) and the number of boards each stands
+    for: 1,755 flops, 16,432 turn boards, 134,459 river boards (as sets of cards)."""
+    return _canonical_classes(k, CARD_PERMS)
