@@ -23,6 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("simulator.cli",),
     ("agent.strength",),
     ("agent.preflop",),
+    ("agent.equilibrium",),
     ("agent.modeller",),
     ("agent",),
     ("agent.rivals",),

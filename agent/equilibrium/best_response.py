@@ -563,10 +563,9 @@ def estimate(table: StrategyTable, flops: int, turns: int, seed: int,
     for found, flop_count in per_flop:
         one = []
         for me in (0, 1):
-            entries = {r: np.divide(found["out", me][r], flop_count,
-                                    out=np.zeros(NUM_HOLDINGS), where=flop_count > 0)
-                       for r in roots}
-            v, _ = _preflop_values(tree, me, reach[me], entries, chosen_by_seat[me])
+            alone = {r: np.divide(found["out", me][r], flop_count, out=np.zeros(NUM_HOLDINGS),
+                                  where=flop_count > 0) for r in roots}
+            v, _ = _preflop_values(tree, me, reach[me], alone, chosen_by_seat[me])
             one.append(float(v.mean()))
         spread.append(float(np.mean(one)) / 2 * 1000)
 

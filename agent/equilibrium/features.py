@@ -162,7 +162,7 @@ def _canonical_into(cards: np.ndarray, perms: np.ndarray, buf: np.ndarray) -> tu
         if best < 0 or code < best:
             best = code
             best_perm = p
-    return best, best_perm
+    return int(best), best_perm
 
 
 @numba.njit(cache=True, nogil=True)

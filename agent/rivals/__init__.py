@@ -13,6 +13,9 @@ no-limit) at 2-10 seats:
 * ``loki`` (:mod:`agent.rivals.loki`): Loki-1 (Papp 1998), Pokibrat's stand-in; the pre-flop
   expert, then make2 / make1 on EHS' against its own opponent weight arrays, semi-bluffs,
   pot and showdown odds, randomised near the thresholds.
+* ``cfr`` (:mod:`agent.rivals.cfr`): Sparbot's stand-in, heads-up limit only; the average
+  strategy of counterfactual regret minimisation in a card abstraction
+  (:mod:`agent.equilibrium`), a table look-up per decision.
 
 Shared parts: the equity kernel (:mod:`agent.strength.equity`), hand values on one 0..1 scale
 (:mod:`agent.rivals.hand_values`), bet sizes and pot odds (:mod:`agent.rivals.betting`), the
