@@ -557,3 +557,19 @@ def test_the_sampled_best_response_runs_and_is_deterministic() -> None:
     assert (one.in_sample, one.out_of_sample) == (two.in_sample, two.out_of_sample)
     # a strategy drawn at random is very exploitable: several big blinds a game
     assert one.out_of_sample > 1000 and one.in_sample > 1000
+
+
+def test_the_best_response_to_always_folding_wins_the_blinds() -> None:
+    """A player who folds to every bet and checks otherwise: the responder raises and wins
+    the big blind as the button (2 chips) and the small blind as the big blind (1 chip), so
+    the exploitability is 1.5 chips, 750 mbb/g, exactly; any error in the normalisation of
+    the flop values would show (a flop line must not be worth more than 2 chips)."""
+    from agent.equilibrium import best_response as br
+    buckets = abstraction.load()
+    tree = build_tree(HEADS_UP_LIMIT, buckets.counts)
+    legal = legal_rows(tree)
+    folds = np.where(legal[:, 0:1], [[1.0, 0.0, 0.0]], [[0.0, 1.0, 0.0]])
+    table = strategy.StrategyTable(tree, buckets, strategy.quantize(folds, legal), {})
+    got = br.estimate(table, flops=1, turns=3, seed=2, rivers=2)
+    assert got.in_sample == pytest.approx(750.0) and got.out_of_sample == pytest.approx(750.0)
+    assert got.seats_in == pytest.approx((1000.0, 500.0))
