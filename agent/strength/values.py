@@ -41,7 +41,8 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from agent.strength.board_table import board_table, sorted_board
+from agent.strength.board_table import board_table
+from simulator.core.board_ranks import sorted_board
 from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.errors import CardError
 from simulator.core.hand_ranks import WORST_RANK
