@@ -177,11 +177,11 @@ class PreflopExpert:
 
     def _act(self, strategy: str, obs: Observation, situation: Situation) -> Action:
         if strategy == "make0":
-            return _check_or_fold(obs)
+            return obs.legal.check_or_fold()
         if strategy in _CALL_LIMIT:
             if situation.facing <= _CALL_LIMIT[strategy] or situation.voluntary:
                 return self._call(strategy, obs)
-            return _check_or_fold(obs)
+            return obs.legal.check_or_fold()
         target = 2 if strategy == "make2" else self._cap(obs)
         if situation.bet_level < target and obs.legal.can_raise:
             return Action.raise_to(self._raise_to(strategy, obs, situation))
@@ -197,7 +197,7 @@ class PreflopExpert:
         limit = getattr(self.params.nolimit.max_commit, strategy)
         start = obs.stacks[obs.seat] + obs.contributions[obs.seat]
         if obs.contributions[obs.seat] + obs.legal.call_amount > limit * start:
-            return _check_or_fold(obs)
+            return obs.legal.check_or_fold()
         return Action.call()
 
     def _raise_to(self, strategy: str, obs: Observation, situation: Situation) -> int:
@@ -220,10 +220,6 @@ class PreflopExpert:
 def _ir_lists() -> dict[int, list[int]]:
     """Plain lists: a Python int lookup beats indexing a numpy array on every decision."""
     return {x: [int(v) for v in ir_vector(x)] for x in (2, 4, 7)}
-
-
-def _check_or_fold(obs: Observation) -> Action:
-    return Action.fold() if obs.legal.can_fold else Action.call()
 
 
 def describe(decision: PreflopDecision) -> str:

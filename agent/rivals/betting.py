@@ -52,4 +52,4 @@ def bet_or_raise(obs: Observation) -> Action:
 
 def check_or_fold(obs: Observation) -> Action:
     """Check when it is free, else fold: never fold when checking is free."""
-    return Action.fold() if obs.legal.can_fold else Action.call()
+    return obs.legal.check_or_fold()

@@ -38,6 +38,7 @@ seat 1: illegal action 'fold'; legal: check, raise to 2..94
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -410,3 +411,31 @@ class HandState:
         self._shown = {s: tuple(self.holes[s]) for s in players}
         self.finished = True
 
+
+
+def observation_after(state: HandState, actions: Sequence[Action], seat: int | None = None
+                      ) -> Observation:
+    """The observation of a state the hand did not reach: ``state`` plus ``actions`` (taken
+    in turn by whoever is to act), as the player then to act sees it. ``seat``, if given,
+    must be that player: an observation is what a seat sees when it is to act.
+
+    The state itself is never changed; a best-response tool asks "would you fold if I
+    raised here?" with it. An illegal action raises :class:`IllegalActionError`.
+
+    >>> from simulator.core.game import GameConfig
+    >>> game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
+    >>> s = HandState(game, [100, 100], button=1, holes=[(0, 1), (2, 3)],
+    ...               board=[10, 11, 12, 13, 14])
+    >>> obs = observation_after(s, [Action.raise_to(4)])
+    >>> obs.seat, str(obs.legal), len(obs.history), len(s.history)
+    (0, 'fold, call 2, raise to 6', 1, 0)
+    """
+    scratch = copy.deepcopy(state)
+    for action in actions:
+        scratch.apply(action)
+    who = scratch.actor
+    if who is None:
+        raise ValueError("the hand is over after those actions: no one is to act")
+    if seat is not None and seat != who:
+        raise ValueError(f"seat {seat} is not to act after those actions (seat {who} is)")
+    return scratch.observation(who)

@@ -72,7 +72,7 @@ class RandomBot(BaseBot):
         legal = observation.legal
         u = self.rng.random()
         if u < self.cumulative[0]:
-            return Action.fold() if legal.can_fold else Action.call()
+            return legal.check_or_fold()
         if u < self.cumulative[1] or legal.min_raise_to is None:
             return Action.call()
         low, high = legal.min_raise_to, legal.max_raise_to

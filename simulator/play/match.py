@@ -242,7 +242,7 @@ class _StandIn:
     checks when free, else folds, as a faulty decision does."""
 
     def act(self, observation: Observation) -> Action:
-        return Action.fold() if observation.legal.can_fold else Action.call()
+        return observation.legal.check_or_fold()
 
 
 def build_bots(makers: Sequence[Callable[[], Bot]], names: Sequence[str], *,
@@ -311,7 +311,7 @@ def play_hand(game: GameConfig, bots: Sequence[Bot], stacks: Sequence[int], butt
             except IllegalActionError as exc:
                 guard.fault(seat, f"illegal action '{action}'; legal: {exc.legal}", faults)
         if not applied:
-            state.apply(Action.fold() if state.can_fold() else Action.call())
+            state.apply(state.legal_actions().check_or_fold())
         if observers:
             guard.tell(bots, observers, ActionTaken(state.last_shared_record), faults)
             streets_told = _tell_board(guard, bots, observers, state, streets_told, faults)
