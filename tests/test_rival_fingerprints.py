@@ -1,0 +1,48 @@
+"""Decision fingerprints of the yardstick rivals: a change to shared code that moves them fails.
+
+Each case plays a short seeded match and hashes every action and every chip result. The
+expected digests are the rivals' decisions as last measured; a change that moves a rival on
+purpose updates its digest in a commit of its own, which says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from agent.rivals.exploiter import ExploiterBot
+from agent.rivals.loki import LokiBot
+from simulator.core.game import GameConfig
+from simulator.play.baseline import RandomBot
+from simulator.play.match import play_match
+
+LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=400)
+NOLIMIT = GameConfig(variant="nolimit", blinds=(1, 2), stack=200)
+
+
+def _digest(game: GameConfig, bots: list, hands: int, seed: int) -> str:
+    h = hashlib.sha256()
+    for result in play_match(game, bots, hands, seed=seed):
+        actions = [(r.seat, int(r.street), r.kind.value, r.amount, r.added)
+                   for r in result.history.actions]
+        h.update(repr((result.hand_number, actions, result.net)).encode())
+    return h.hexdigest()[:16]
+
+
+CASES = {
+    "loki-exploiter-limit": (LIMIT, lambda: [LokiBot(seed=1), ExploiterBot(seed=2)], 150, 11),
+    "loki-exploiter-random-nolimit": (
+        NOLIMIT, lambda: [LokiBot(seed=3), ExploiterBot(seed=4), RandomBot(seed=5)], 80, 12),
+}
+
+EXPECTED = {
+    "loki-exploiter-limit": "37d58fcb1d5d7dc8",
+    "loki-exploiter-random-nolimit": "5a1a3052adfced21",
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_rival_decisions_are_unchanged(case: str) -> None:
+    game, bots, hands, seed = CASES[case]
+    assert _digest(game, bots(), hands, seed) == EXPECTED[case]
