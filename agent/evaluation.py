@@ -49,11 +49,11 @@ A hand-computed case, heads-up on the river: the pot is 10 with a bet of 2 to ca
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from simulator import Action, LegalActions, Street
@@ -207,72 +207,91 @@ def candidates(spot: Spot, legal: LegalActions, sizes: Sequence[float]) -> list[
 # --- the parameters of E --------------------------------------------------------------------
 
 
+Values = float | np.ndarray
+"""A number per holding asked about: a float for one hand, an array over holdings for many."""
+
+
 @dataclass(frozen=True)
 class OpponentTendency:
-    """An opponent's action frequencies where it faces our action (street x bets to call)."""
+    """An opponent's action frequencies where it faces our action (street x bets to call):
+    numbers, or arrays over the holdings we ask about (its fold rate can depend on our cards:
+    they change which of its hands are left)."""
 
-    fold: float
-    call: float
-    raise_: float
+    fold: Values
+    call: Values
+    raise_: Values
 
 
 @dataclass(frozen=True)
 class EParams:
-    """The eight parameters of E(t) (see the module docstring) and where they came from."""
+    """The eight parameters of E(t) (see the module docstring) and where they came from;
+    ``win`` is our chance to win the showdown as the estimate sees it (``p_w / P(sd)``)."""
 
-    p_w: float
-    es_w: float
-    eb_w: float
-    p_vf: float
-    es_vf: float
-    eb_vf: float
-    p_hf: float
-    eb_hf: float
+    p_w: Values
+    es_w: Values
+    eb_w: Values
+    p_vf: Values
+    es_vf: Values
+    eb_vf: Values
+    p_hf: Values
+    eb_hf: Values
+    win: Values = 0.0
     source: str = "heuristic"
 
     @property
-    def p_sd(self) -> float:
-        return max(0.0, 1.0 - self.p_vf - self.p_hf)
+    def p_sd(self) -> Values:
+        return np.maximum(0.0, 1.0 - self.p_vf - self.p_hf)
 
     @property
-    def value(self) -> float:
+    def value(self) -> Values:
         """E(t) = (Pw*ESw - EBw) + Pvf*(ESvf - EBvf) - Phf*EBhf."""
         return ((self.p_w * self.es_w - self.eb_w) + self.p_vf * (self.es_vf - self.eb_vf)
                 - self.p_hf * self.eb_hf)
 
-    def as_dict(self) -> dict[str, float | str]:
-        return {"Pw": self.p_w, "ESw": self.es_w, "EBw": self.eb_w, "Pvf": self.p_vf,
-                "ESvf": self.es_vf, "EBvf": self.eb_vf, "Phf": self.p_hf,
-                "EBhf": self.eb_hf, "source": self.source}
+    def at(self, i: int) -> EParams:
+        """The parameters of the ``i``-th holding asked about, as plain numbers."""
+        def pick(x: Values) -> float:
+            return float(np.broadcast_to(x, np.shape(self.value))[i]) if np.ndim(x) or \
+                np.ndim(self.value) else float(x)
+        return EParams(*(pick(getattr(self, f)) for f in _FIELDS), source=self.source)
 
+    def as_dict(self) -> dict[str, float | str]:
+        return {"Pw": float(self.p_w), "ESw": float(self.es_w), "EBw": float(self.eb_w),
+                "Pvf": float(self.p_vf), "ESvf": float(self.es_vf),
+                "EBvf": float(self.eb_vf), "Phf": float(self.p_hf),
+                "EBhf": float(self.eb_hf), "source": self.source}
+
+
+_FIELDS = ("p_w", "es_w", "eb_w", "p_vf", "es_vf", "eb_vf", "p_hf", "eb_hf", "win")
 
 FOLD_NOW = EParams(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 """Folding now: we lose nothing more than what is already in, so E = 0."""
 
 
-def _soft_step(x: float, width: float) -> float:
+def _soft_step(x: Values, width: float) -> Values:
     """A smooth 0..1 step at x = 0 (a logistic of the given width)."""
-    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x / width))))
+    return 1.0 / (1.0 + np.exp(-np.clip(np.divide(x, width), -50.0, 50.0)))
 
 
-def fold_to_size(fold: float, pot_fraction: float | None, exponent: float) -> float:
+def fold_to_size(fold: Values, pot_fraction: float | None, exponent: float) -> Values:
     """An opponent's chance to fold to a bet of ``pot_fraction`` pots, from its fold rate to a
     pot-sized bet: bigger bets get more folds (proposed here).
 
-    >>> fold_to_size(0.4, 1.0, 0.5), round(fold_to_size(0.4, 2.0, 0.5), 4)
+    >>> float(fold_to_size(0.4, 1.0, 0.5)), round(float(fold_to_size(0.4, 2.0, 0.5)), 4)
     (0.4, 0.5101)
     """
     if pot_fraction is None or exponent == 0:
         return fold
-    keep = (1.0 - fold) * (2.0 / (1.0 + max(pot_fraction, 0.0))) ** exponent
-    return min(1.0, max(0.0, 1.0 - keep))
+    keep = (1.0 - np.asarray(fold)) * (2.0 / (1.0 + max(pot_fraction, 0.0))) ** exponent
+    return np.clip(1.0 - keep, 0.0, 1.0)
 
 
-def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: float,
+def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: Values,
                      opponents: Sequence[OpponentTendency],
-                     params: EvaluationParams, p_reraised: float | None = None,
-                     draw_share: float = 0.0) -> EParams:
-    """E's parameters from a small model of the rest of the hand (proposed here).
+                     params: EvaluationParams, p_reraised: Values | None = None,
+                     draw_share: Values = 0.0) -> EParams:
+    """E's parameters from a small model of the rest of the hand (proposed here). Every
+    probability may be an array over holdings; the result then holds arrays too.
 
     * This round: after a bet or raise each opponent folds independently with its fold rate
       (scaled up for bigger no-limit bets); everyone folds with the product. After a check an
@@ -297,57 +316,78 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: f
     a = candidate.added
     n = max(1, len(opponents))
     aggressive = candidate.aggressive
-    folds = [fold_to_size(o.fold, candidate.pot_fraction, params.size_fold_exponent)
-             for o in opponents] if aggressive else [0.0] * len(opponents)
-    everyone_folds = math.prod(folds) if aggressive else 0.0
+    zero = np.zeros(np.shape(p_win))
+    folds = [fold_to_size(o.fold, candidate.pot_fraction, params.size_fold_exponent) + zero
+             for o in opponents] if aggressive else [zero] * len(opponents)
+    everyone_folds = _product(folds, zero) if aggressive else zero
     # given that the hand goes on (not everyone folded), each opponent is still in with
     # probability stay / (1 - everyone_folds): exact for the sums below
     on = 1.0 - everyone_folds
-    stays = [(1.0 - f) / on if on > 0 else 0.0 for f in folds]
+    stays = [_ratio(1.0 - f, on) for f in folds]
     new_top = spot.our_bet + a
-    their_calls = sum(s * min(max(0, new_top - (spot.top_bet - c)), st)
-                      for s, c, st in zip(stays, spot.opponent_calls, spot.opponent_stacks,
-                                          strict=True))
-    players_at_end = 1.0 + sum(stays)
+    their_calls = zero + sum((s * min(max(0, new_top - (spot.top_bet - c)), st)
+                              for s, c, st in zip(stays, spot.opponent_calls,
+                                                  spot.opponent_stacks, strict=True)), zero)
+    players_at_end = 1.0 + sum(stays, zero)
     behind_after = spot.stack - a
     # facing a bet after our check
     acting = spot.yet_to_act or (True,) * len(opponents)
-    bet_prob = 0.0 if aggressive or candidate.kind == "call" else (
-        1.0 - math.prod(1.0 - o.raise_ for o, a in zip(opponents, acting, strict=True) if a))
+    bet_prob = zero if aggressive or candidate.kind == "call" else 1.0 - _product(
+        [1.0 - o.raise_ + zero for o, act in zip(opponents, acting, strict=True) if act], zero)
     bet, call_later = _facing(spot, spot.pot, p_win, behind_after, params)
     # rounds to come
     rounds = spot.rounds_left
-    aggression = sum(o.raise_ for o in opponents) / n
-    unit = spot.future_unit if spot.is_limit else max(spot.pot + a + their_calls, spot.bet_unit)
-    future_each = min(rounds * params.future_bet_rate * unit, max(0, behind_after))
+    aggression = sum((o.raise_ + zero for o in opponents), zero) / n
+    unit = (spot.future_unit + zero if spot.is_limit
+            else np.maximum(spot.pot + a + their_calls, spot.bet_unit))
+    future_each = np.minimum(rounds * params.future_bet_rate * unit, max(0, behind_after))
     # re-raised after our bet or raise (the hands that stay, re-raising with their share)
-    reraise = _reraise_probability(spot, candidate, opponents, stays)
+    reraise = _reraise_probability(spot, candidate, opponents, stays, zero)
     p_rr = p_called if p_reraised is None else p_reraised
     rr_bet, call_rr = _facing(spot, spot.pot + 2 * a, p_rr, behind_after, params)
     called_rr = reraise * call_rr
     base = p_called if aggressive else p_win
     # showdowns after a re-raise we called are won at the re-raisers' rate
     rest = 1.0 - reraise
-    win = ((rest * base + called_rr * p_rr) / (rest + called_rr)
-           if rest + called_rr > 0 else base)
+    win = np.where(rest + called_rr > 0,
+                   _ratio(rest * base + called_rr * p_rr, rest + called_rr), base + zero)
     give_up = 1.0 - (1.0 - params.hf_given_bet_behind * aggression * (1.0 - p_win)) ** rounds
     fold_now = bet_prob * (1.0 - call_later) + reraise * (1.0 - call_rr)
     hf_given_on = 1.0 - (1.0 - fold_now) * (1.0 - give_up)
     p_vf = everyone_folds
     p_hf = (1.0 - p_vf) * hf_given_on
-    p_sd = max(0.0, 1.0 - p_vf - p_hf)
+    p_sd = np.maximum(0.0, 1.0 - p_vf - p_hf)
     bets_sd = a + bet_prob * call_later * bet + called_rr * rr_bet + future_each
     pot_sd = (spot.pot + a + their_calls + bet_prob * call_later * 2 * bet
               + called_rr * 2 * rr_bet + players_at_end * future_each)
     bets_hf = a + 0.5 * future_each * (1.0 - fold_now)
-    draw = min(max(draw_share, 0.0), 1.0)
-    p_w = min(p_sd, win * (p_sd * (1.0 - draw) + (1.0 - p_vf) * (1.0 - fold_now) * draw))
-    return EParams(p_w=p_w, es_w=pot_sd, eb_w=p_sd * bets_sd, p_vf=p_vf,
-                   es_vf=float(spot.pot + a), eb_vf=float(a), p_hf=p_hf, eb_hf=bets_hf)
+    draw = np.clip(draw_share, 0.0, 1.0)
+    p_w = np.minimum(p_sd, win * (p_sd * (1.0 - draw) + (1.0 - p_vf) * (1.0 - fold_now) * draw))
+    return EParams(p_w=_plain(p_w), es_w=_plain(pot_sd), eb_w=_plain(p_sd * bets_sd),
+                   p_vf=_plain(p_vf), es_vf=float(spot.pot + a), eb_vf=float(a),
+                   p_hf=_plain(p_hf), eb_hf=_plain(bets_hf), win=_plain(_ratio(p_w, p_sd)))
 
 
-def _facing(spot: Spot, pot: int, p_win: float, behind: int,
-            params: EvaluationParams) -> tuple[int, float]:
+def _plain(x: np.ndarray) -> Values:
+    """A 0-d result as a float, so one hand's numbers stay plain numbers."""
+    return float(x) if np.ndim(x) == 0 else x
+
+
+def _ratio(num: Values, den: Values) -> np.ndarray:
+    """``num / den`` where ``den > 0``, else 0."""
+    den = np.asarray(den, dtype=np.float64)
+    return np.where(den > 0, np.divide(num, np.where(den > 0, den, 1.0)), 0.0)
+
+
+def _product(factors: Sequence[Values], start: np.ndarray) -> np.ndarray:
+    out = start + 1.0
+    for f in factors:
+        out = out * f
+    return out
+
+
+def _facing(spot: Spot, pot: int, p_win: Values, behind: int,
+            params: EvaluationParams) -> tuple[int, Values]:
     """A bet we may face later in this round, into ``pot`` (one bet in limit, the pot in
     no-limit, at most our chips behind), and the chance we call it: ``p_win`` against its pot
     odds, a soft step of width ``call_margin``."""
@@ -356,53 +396,55 @@ def _facing(spot: Spot, pot: int, p_win: float, behind: int,
 
 
 def _reraise_probability(spot: Spot, candidate: Candidate,
-                         opponents: Sequence[OpponentTendency], stays: Sequence[float]) -> float:
+                         opponents: Sequence[OpponentTendency], stays: Sequence[Values],
+                         zero: np.ndarray) -> np.ndarray:
     """The chance that someone re-raises our bet or raise, given that the hand goes on."""
     if not candidate.aggressive or (spot.is_limit and not spot.reraise_room):
-        return 0.0
-    quiet = 1.0
+        return zero
+    quiet = zero + 1.0
     for o, s in zip(opponents, stays, strict=True):
-        rest = o.call + o.raise_
-        quiet *= 1.0 - s * (o.raise_ / rest if rest > 0 else 0.0)
+        rest = o.call + o.raise_ + zero
+        quiet = quiet * (1.0 - s * _ratio(o.raise_ + zero, rest))
     return 1.0 - quiet
 
 
 def chain_params(answer: ChainAnswer, heuristic: EParams, candidate: Candidate,
-                 contributed: int, p_win: float, our_value: float,
-                 params: EvaluationParams) -> EParams:
+                 contributed: int, our_value: Values, params: EvaluationParams) -> EParams:
     """E's parameters from the chain store's answer for "this line plus t", shrunk toward
-    ``heuristic``.
+    ``heuristic`` (numbers, or arrays over holdings).
 
     ``contributed`` is our chips in the pot before this decision (the chains count our bets
     over the whole hand, so that many are sunk; the chips of an uncalled bet came back and
     are in neither the final pot nor our bets); ``our_value`` is our hand's strength on the
-    scale of the shown strengths (HS against a uniform range), ``p_win`` our win probability
-    against the opponents' weighted ranges.
+    scale of the shown strengths (HS against a uniform range). The win probability the
+    showdown evidence blends with is the heuristic's (``heuristic.win``).
     """
     n = answer.matched
     k = params.chain_prior
     sd, vf, hf = answer.showdown, answer.they_fold, answer.we_fold
     p_vf = (vf.count + k * heuristic.p_vf) / (n + k) if n + k > 0 else heuristic.p_vf
     rest_h = heuristic.p_sd + heuristic.p_hf
-    sd_share = heuristic.p_sd / rest_h if rest_h > 0 else 1.0
+    sd_share = np.where(rest_h > 0, _ratio(heuristic.p_sd, rest_h), 1.0)
     p_sd = (1.0 - p_vf) * sd_share
     p_hf = (1.0 - p_vf) - p_sd
     a = float(candidate.added)
 
-    def future(stats: EndingStats, floor: float, fallback: float) -> float:
+    def future(stats: EndingStats, floor: float, fallback: Values) -> Values:
         return max(floor, stats.mean_our_bets - contributed) if stats.count else fallback
 
-    bets_sd = future(sd, a, heuristic.eb_w / heuristic.p_sd if heuristic.p_sd > 0 else a)
+    h_sd = heuristic.p_sd
+    bets_sd = future(sd, a, np.where(h_sd > 0, _ratio(heuristic.eb_w, h_sd), a))
+    p_win = heuristic.win
     win = p_win
     if answer.mean_shown_strength is not None and answer.shown:
-        seen = 1.0 / (1.0 + math.exp(-(our_value - answer.mean_shown_strength)
-                                     / params.shown_scale))
+        seen = 1.0 / (1.0 + np.exp(-(np.asarray(our_value) - answer.mean_shown_strength)
+                                   / params.shown_scale))
         win = (answer.shown * seen + params.shown_prior * p_win) / (
             answer.shown + params.shown_prior)
     return EParams(
-        p_w=p_sd * win, es_w=sd.mean_pot if sd.count else heuristic.es_w,
-        eb_w=p_sd * bets_sd, p_vf=p_vf,
+        p_w=_plain(p_sd * win), es_w=sd.mean_pot if sd.count else heuristic.es_w,
+        eb_w=_plain(p_sd * bets_sd), p_vf=_plain(np.asarray(p_vf)),
         es_vf=vf.mean_pot if vf.count else heuristic.es_vf,
         eb_vf=future(vf, 0.0, heuristic.eb_vf),
-        p_hf=p_hf, eb_hf=future(hf, a, heuristic.eb_hf),
+        p_hf=_plain(p_hf), eb_hf=future(hf, a, heuristic.eb_hf), win=_plain(np.asarray(win)),
         source=f"chains (level {answer.level}, {n} matched)")

@@ -275,9 +275,7 @@ class HeuristicAgent(BaseBot):
             if answer.matched < params.chain_threshold:
                 return guesses
             answers.append(answer)
-        # the win probability the chains blend with is the heuristic's, given a showdown
         return [g if a is None else chain_params(a, g, c, obs.contributions[obs.seat],
-                                                 g.p_w / g.p_sd if g.p_sd > 0 else 0.0,
                                                  our_value, params)
                 for c, g, a in zip(cands, guesses, answers, strict=True)]
 

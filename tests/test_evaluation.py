@@ -122,7 +122,7 @@ def test_chain_parameters_blend_counts_with_the_heuristic() -> None:
     answer = ChainAnswer(matched=40, level=1, showdown=_ending(10, 24.0, 10.0),
                          they_fold=_ending(30, 16.0, 6.0), we_fold=_ending(0, 0.0, 0.0),
                          mean_shown_strength=None, shown=0)
-    e = chain_params(answer, guess, bet, contributed=6, p_win=0.5, our_value=0.5,
+    e = chain_params(answer, guess, bet, contributed=6, our_value=0.5,
                      params=PARAMS)
     k = PARAMS.chain_prior
     assert e.p_vf == pytest.approx((30 + k * guess.p_vf) / (40 + k))
@@ -142,7 +142,7 @@ def test_shown_strength_moves_the_win_probability() -> None:
         answer = ChainAnswer(matched=50, level=0, showdown=_ending(50, 24.0, 10.0),
                              they_fold=_ending(0, 0, 0), we_fold=_ending(0, 0, 0),
                              mean_shown_strength=shown_strength, shown=50)
-        e = chain_params(answer, guess, call, contributed=6, p_win=0.5, our_value=0.7,
+        e = chain_params(answer, guess, call, contributed=6, our_value=0.7,
                          params=PARAMS)
         return e.p_w / e.p_sd
 
@@ -229,3 +229,24 @@ def test_the_share_won_by_improving_is_never_given_up() -> None:
     # half the equity is never given up: 0.4 * (P(sd) * 0.5 + 1 * 0.5)
     assert drawing.p_w == pytest.approx(0.4 * (made.p_sd * 0.5 + 0.5))
     assert drawing.value > made.value
+
+
+def test_arrays_over_holdings_give_each_holding_its_own_numbers() -> None:
+    rng = np.random.default_rng(7)
+    spot = Spot(pot=30, to_call=10, our_bet=0, stack=200, street=1, is_limit=False,
+                bet_unit=2, future_unit=2, opponent_calls=(10, 4), opponent_stacks=(180, 90),
+                yet_to_act=(False, True))
+    p_win, p_called, p_rr, draw = rng.random((4, 6))
+    folds = rng.random((2, 6)) * 0.6
+    raises = rng.random((2, 6)) * 0.3
+    views = [OpponentTendency(folds[j], 1 - folds[j] - raises[j], raises[j]) for j in range(2)]
+    for cand in candidates(spot, LegalActions(True, 10, 20, 200), (0.5, 1.0)):
+        together = heuristic_params(spot, cand, p_win, p_called, views, PARAMS, p_rr, draw)
+        for i in range(6):
+            alone = heuristic_params(
+                spot, cand, float(p_win[i]), float(p_called[i]),
+                [OpponentTendency(float(folds[j, i]), float(1 - folds[j, i] - raises[j, i]),
+                                  float(raises[j, i])) for j in range(2)],
+                PARAMS, float(p_rr[i]), float(draw[i]))
+            assert together.at(i).value == pytest.approx(alone.value, rel=1e-12, abs=1e-12)
+            assert together.at(i).win == pytest.approx(alone.win, rel=1e-12, abs=1e-12)
