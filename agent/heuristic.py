@@ -204,9 +204,7 @@ class HeuristicAgent(BaseBot):
                                       opponents)
         worth = [e.value for e in estimates]
         continuing = spot.to_call == 0 and self._raisers.get(int(obs.street) - 1) == seat
-        free = next((i for i, c in enumerate(cands) if c.kind == "check"), None)
-        index = choose(worth, [c.aggressive for c in cands], free, spot.scale,
-                       self.params.selector, self.rng, continuing)
+        index = choose(cands, worth, spot.scale, self.params.selector, self.rng, continuing)
         action = cands[index].action
         if self._tracer is not None:
             self._tracer.write(self._record(obs, {

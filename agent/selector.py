@@ -9,14 +9,17 @@ round, the weight of betting again is multiplied by ``1 + continued_aggression``
 randomness comes from the generator the bot passes in, so matches replay exactly.
 
 >>> import numpy as np
->>> rng = np.random.default_rng(1)
+>>> from agent.evaluation import Candidate
+>>> from simulator import Action
+>>> fold, call = Candidate.fold(), Candidate(Action.call(), "call", 2)
+>>> bet = Candidate(Action.raise_to(4), "raise", 4)
 >>> params = SelectorParams(method="softmax", temperature=0.15, continued_aggression=0.5)
->>> choose([0.0, -1.0, -2.0], [False, False, True], free_check=None, scale=2.0,
-...        params=params, rng=rng, continuing=False)   # nothing positive: fold (index 0)
+>>> rng = np.random.default_rng(1)
+>>> choose([fold, call, bet], [0.0, -1.0, -2.0], 2.0, params, rng, False)  # nothing pays: fold
 0
->>> choose([0.5, 3.0], [False, True], free_check=0, scale=2.0, params=params, rng=rng,
-...        continuing=False)   # E of 3 against 0.5 at temperature 0.15 bets: a sure bet
-1
+>>> probabilities([fold, call, bet], np.array([[0.0, 0.0], [0.5, -1.0], [3.0, -2.0]]), 2.0,
+...               params, False).round(3).tolist()  # a row per holding
+[[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
+
+from agent.evaluation import Candidate
 
 
 class SelectorParams(BaseModel):
@@ -63,17 +68,38 @@ def selection_weights(values: Sequence[float], aggressive: Sequence[bool], scale
     return w
 
 
-def choose(values: Sequence[float], aggressive: Sequence[bool], free_check: int | None,
-           scale: float, params: SelectorParams, rng: np.random.Generator,
-           continuing: bool) -> int:
-    """The index of the chosen candidate.
+def _fallback(candidates: Sequence[Candidate]) -> int:
+    """What we play when nothing is worth playing: check if it is free, else fold."""
+    kinds = [c.kind for c in candidates]
+    return kinds.index("check") if "check" in kinds else kinds.index("fold")
 
-    ``free_check`` is the index of a check that costs nothing (None when we face a bet, in
-    which case candidate 0 must be the fold).
-    """
-    w = selection_weights(values, aggressive, scale, params, continuing)
+
+def probabilities(candidates: Sequence[Candidate], values: np.ndarray, scale: float,
+                  params: SelectorParams, continuing: bool) -> np.ndarray:
+    """The chance of each candidate for each holding: ``values`` has one row per candidate
+    and one column per holding (E of that candidate with that holding); the result one row
+    per holding. A holding with nothing worth playing checks if it is free, else folds."""
+    e = np.asarray(values, dtype=np.float64).reshape(len(candidates), -1)
+    aggressive = [c.aggressive for c in candidates]
+    w = np.stack([selection_weights(e[:, i], aggressive, scale, params, continuing)
+                  for i in range(e.shape[1])]) if e.shape[1] else np.zeros((0, len(e)))
+    total = w.sum(axis=1)
+    ok = (total > 0) & np.isfinite(total)
+    out = np.zeros_like(w)
+    out[ok] = w[ok] / total[ok, None]
+    if not ok.all():
+        out[~ok, _fallback(candidates)] = 1.0
+    return out
+
+
+def choose(candidates: Sequence[Candidate], values: Sequence[float], scale: float,
+           params: SelectorParams, rng: np.random.Generator, continuing: bool) -> int:
+    """The index of the candidate chosen for one hand: a draw from its row of
+    :func:`probabilities` (nothing worth playing draws nothing)."""
+    w = selection_weights(values, [c.aggressive for c in candidates], scale, params,
+                          continuing)
     total = float(w.sum())
     if not total > 0 or not math.isfinite(total):
-        return free_check if free_check is not None else 0
+        return _fallback(candidates)
     return int(np.searchsorted(np.cumsum(w), rng.random() * total, side="right").clip(
         0, len(w) - 1))

@@ -17,8 +17,8 @@ from agent.evaluation import (
 )
 from agent.modeller import ChainAnswer, EndingStats
 from agent.params import load_agent_params
-from agent.selector import SelectorParams, choose, selection_weights
-from simulator import LegalActions
+from agent.selector import SelectorParams, choose, probabilities, selection_weights
+from simulator import Action, LegalActions
 
 PARAMS = load_agent_params().evaluation
 NEVER = OpponentTendency(fold=0.0, call=1.0, raise_=0.0)
@@ -166,12 +166,22 @@ def test_no_limit_candidates_are_legal_and_distinct() -> None:
     assert cands[0].kind == "check"  # no fold when checking is free
 
 
+CHECK = Candidate(Action.call(), "check", 0)
+CALL = Candidate(Action.call(), "call", 2)
+BET = Candidate(Action.raise_to(4), "bet", 4)
+
+
 def test_the_selector_never_folds_when_checking_is_free() -> None:
     rng = np.random.default_rng(0)
     params = load_agent_params().selector
     for _ in range(50):
-        assert choose([-1.0, -2.0], [False, True], free_check=0, scale=2.0, params=params,
-                      rng=rng, continuing=False) == 0
+        assert choose([BET, CHECK], [-2.0, -1.0], scale=2.0, params=params,
+                      rng=rng, continuing=False) == 1
+    rows = probabilities([BET, CHECK], np.array([[-2.0, 1.0], [-1.0, -1.0]]), 2.0, params,
+                         False)
+    assert rows.tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    assert probabilities([CALL, Candidate.fold()], np.array([[-1.0], [0.0]]), 2.0, params,
+                         False).tolist() == [[0.0, 1.0]]  # facing a bet: fold
 
 
 def test_the_selector_prefers_larger_e_and_continued_aggression_bets_more() -> None:
@@ -181,9 +191,10 @@ def test_the_selector_prefers_larger_e_and_continued_aggression_bets_more() -> N
     w = selection_weights([1.0, 2.0], [False, False], 1.0, params, continuing=False)
     assert w[1] / w[0] == pytest.approx(np.e)
     rng = np.random.default_rng(7)
-    picks = [choose([0.5, 1.5], [False, True], None, 1.0, params, rng, False)
-             for _ in range(4000)]
+    picks = [choose([CALL, BET], [0.5, 1.5], 1.0, params, rng, False) for _ in range(4000)]
     assert abs(np.mean(picks) - np.e / (1 + np.e)) < 0.03
+    row = probabilities([CALL, BET], np.array([[0.5], [1.5]]), 1.0, params, False)[0]
+    assert row[1] == pytest.approx(np.e / (1 + np.e))
 
 
 def test_checking_behind_ends_the_round() -> None:
