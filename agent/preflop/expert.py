@@ -144,6 +144,44 @@ class PreflopExpert:
             return 2
         return 4 if expected_players < groups.ir7_from else 7
 
+    def candidates(self, situation: Situation) -> tuple[int, tuple[str, ...], dict[str, int]]:
+        """For a first decision: the IR table, the strategies that may be played (the most
+        passive, Make0, first) and the threshold of each but Make0."""
+        table = self.table_for(situation.expected_players)
+        lines = self.params.lines(table)
+        names = STRATEGIES[1:] if situation.small_blind else ("make1", "make2", "make4")
+        thresholds = {name: getattr(lines, name).at(situation.position) for name in names}
+        return table, ("make0", *names), thresholds
+
+    def chances(self, situation: Situation, irs: np.ndarray) -> tuple[tuple[str, ...],
+                                                                       np.ndarray]:
+        """The chance of each strategy for each income rate in ``irs`` (hands on the
+        situation's table): the noise ``u`` is uniform on ``[-r, r]`` and the strategy is the
+        most aggressive whose threshold is at most ``IR + u``. Shape (len(irs), strategies).
+
+        >>> from agent.preflop.params import DEFAULT_PARAMS_FILE, load_preflop_params
+        >>> expert = PreflopExpert(load_preflop_params(DEFAULT_PARAMS_FILE))
+        >>> sit = Situation(0, 3.2, 1, 1, False, False, 1)
+        >>> names, p = expert.chances(sit, np.array([-400, 200, 2000]))
+        >>> names, p.round(3).tolist()[1]
+        (('make0', 'make1', 'make2', 'make4'), [0.0, 0.0, 1.0, 0.0])
+        """
+        _, names, thresholds = self.candidates(situation)
+        irs = np.asarray(irs, dtype=np.float64)
+        width = float(self.params.randomization)
+        # strategy i qualifies once u >= t_i - IR; the chosen one is the last that qualifies
+        starts = np.array([thresholds[name] for name in names[1:]], dtype=np.float64)
+        out = np.zeros((irs.shape[0], len(names)))
+        for row, ir in enumerate(irs):
+            cuts = np.clip(starts - ir, -width, width) if width else starts - ir
+            edges = np.unique(np.concatenate([[-width, width], cuts]))
+            if not width:
+                out[row, _last_qualifying(cuts, 0.0)] = 1.0
+                continue
+            for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+                out[row, _last_qualifying(cuts, (lo + hi) / 2)] += (hi - lo) / (2 * width)
+        return names, out
+
     def plan(self, obs: Observation, situation: Situation, rng: np.random.Generator
              ) -> PreflopPlan:
         """Choose the strategy for this situation (the first decision of a hand)."""
@@ -214,6 +252,15 @@ class PreflopExpert:
         if strategy == "make4" and committed > nl.allin_fraction * start:
             size = legal.max_raise_to
         return int(min(max(round(size), legal.min_raise_to), legal.max_raise_to))
+
+
+def _last_qualifying(cuts: np.ndarray, u: float) -> int:
+    """The index (Make0 = 0) of the most aggressive strategy whose cut ``u`` reaches."""
+    chosen = 0
+    for i, cut in enumerate(cuts, start=1):
+        if u >= cut:
+            chosen = i
+    return chosen
 
 
 @functools.cache
