@@ -134,8 +134,8 @@ def test_multiway_against_brute_force_over_independent_opponents() -> None:
         live = [[(o, w[o], evaluate(np.array([[*HOLDINGS[o], *full]]))[0])
                  for o in np.flatnonzero(w) if not set(HOLDINGS[o].tolist()) & (dead | {river})]
                 for w in ranges]
-        for o1, w1, r1 in live[0]:
-            for o2, w2, r2 in live[1]:
+        for _o1, w1, r1 in live[0]:
+            for _o2, w2, r2 in live[1]:
                 best = min(mine, r1, r2)
                 if mine == best:
                     share += w1 * w2 / [mine, r1, r2].count(best)

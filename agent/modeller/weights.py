@@ -34,6 +34,8 @@ re-weights again from the same snapshot, so a round is never counted twice.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numba
 import numpy as np
 
@@ -192,32 +194,37 @@ def reweight_triple(weights: np.ndarray, values: np.ndarray, order: np.ndarray,
     return _read_only(out)
 
 
+@dataclass(frozen=True)
 class OpponentWeights:
-    """One opponent's weights in one hand, with the round's snapshot (see the module doc).
+    """One opponent's weights in one hand, with the round's snapshot (see the module doc);
+    immutable: each change returns a new record.
 
     >>> dead = np.zeros(4, dtype=bool); dead[0] = True
-    >>> ow = OpponentWeights(dead)
+    >>> ow = OpponentWeights.fresh(dead)
     >>> ow.weights.tolist(), ow.wants(ActionKind.CALL)
     ([0.0, 1.0, 1.0, 1.0], True)
-    >>> ow.update(np.array([0.0, 0.5, 1.0, 1.0]), ActionKind.CALL)
-    >>> ow.wants(ActionKind.CALL), ow.wants(ActionKind.RAISE), ow.snapshot.tolist()
+    >>> ow2 = ow.update(np.array([0.0, 0.5, 1.0, 1.0]), ActionKind.CALL)
+    >>> ow2.wants(ActionKind.CALL), ow2.wants(ActionKind.RAISE), ow2.snapshot.tolist()
     (False, True, [0.0, 1.0, 1.0, 1.0])
+    >>> ow.wants(ActionKind.CALL)  # the record it came from is unchanged
+    True
     """
 
-    def __init__(self, dead: np.ndarray) -> None:
-        w = np.where(dead, 0.0, 1.0)
-        w.setflags(write=False)
-        self.weights = w
-        self.snapshot = w
-        self.used: ActionKind | None = None
+    weights: np.ndarray
+    snapshot: np.ndarray
+    used: ActionKind | None = None
 
-    def new_round(self, dead: np.ndarray) -> None:
-        """Zero the holdings that clash with the new board cards and take the snapshot."""
+    @classmethod
+    def fresh(cls, dead: np.ndarray) -> OpponentWeights:
+        w = _read_only(np.where(dead, 0.0, 1.0))
+        return cls(w, w)
+
+    def new_round(self, dead: np.ndarray) -> OpponentWeights:
+        """Zero the holdings that clash with the known cards and take the snapshot."""
         w = self.weights.copy()
         w[dead] = 0.0
-        w.setflags(write=False)
-        self.weights = self.snapshot = w
-        self.used = None
+        w = _read_only(w)
+        return OpponentWeights(w, w)
 
     def wants(self, kind: ActionKind) -> bool:
         """Whether an action of this kind re-weights (from the snapshot) now."""
@@ -225,6 +232,5 @@ class OpponentWeights:
             return False
         return self.used is None or kind is ActionKind.RAISE
 
-    def update(self, weights: np.ndarray, kind: ActionKind) -> None:
-        self.weights = weights
-        self.used = kind
+    def update(self, weights: np.ndarray, kind: ActionKind) -> OpponentWeights:
+        return OpponentWeights(weights, self.snapshot, kind)
