@@ -60,6 +60,7 @@ from simulator import (
     Showdown,
     Street,
 )
+from simulator.core.betting import Betting
 from simulator.core.cards import HOLDING_INDEX, format_cards
 
 MODEL_SUFFIX = ".model"
@@ -203,7 +204,7 @@ class HeuristicAgent(BaseBot):
         estimates = self._from_chains(obs, cands, guesses, float(values.ehs_prime[hero]),
                                       opponents)
         worth = [e.value for e in estimates]
-        continuing = spot.to_call == 0 and self._raisers.get(int(obs.street) - 1) == seat
+        continuing = spot.to_call == 0 and Betting.of(obs).previous_raiser() == seat
         index = choose(cands, worth, spot.scale, self.params.selector, self.rng, continuing)
         action = cands[index].action
         if self._tracer is not None:
@@ -307,7 +308,7 @@ def _spot(obs: Observation, opponents: list[int]) -> Spot:
     game: GameConfig = obs.game
     street = obs.street
     top = max(obs.bets)
-    acted = {r.seat for r in obs.history if r.street == street}
+    betting = Betting.of(obs)
     return Spot(
         pot=obs.pot, to_call=obs.legal.call_amount, our_bet=obs.bets[obs.seat],
         stack=obs.stacks[obs.seat], street=int(street), is_limit=game.is_limit,
@@ -316,6 +317,6 @@ def _spot(obs: Observation, opponents: list[int]) -> Spot:
                      if game.is_limit else game.big_blind),
         opponent_calls=tuple(top - obs.bets[s] for s in opponents),
         opponent_stacks=tuple(obs.stacks[s] for s in opponents),
-        yet_to_act=tuple(s not in acted and obs.stacks[s] > 0 for s in opponents),
+        yet_to_act=tuple(betting.yet_to_act(s) for s in opponents),
         reraise_room=not game.is_limit or game.cap is None
         or top // game.bet_size(street) + 1 < game.cap)
