@@ -212,7 +212,7 @@ def test_traces_explain_a_hand(tmp_path: Path) -> None:
     traces = list((out / "bots" / "hero").glob("trace-b0-p0.jsonl"))
     assert traces
     records = [json.loads(line) for line in traces[0].read_text().splitlines()]
-    decided = [r for r in records if "candidates" in r]
+    decided = [r for r in records if r["kind"] == "decision" and r["candidates"]]
     assert decided and all(r["chosen"] in [c["action"] for c in r["candidates"]]
                            for r in decided)
     hand = decided[0]["hand"]
@@ -309,7 +309,9 @@ class Asker(HeuristicAgent):
     def act(self, observation: Observation) -> Action:
         if observation.street is not Street.PREFLOP and observation.legal.call_amount:
             opponent = observation.live_opponents[0]
-            self.expected.append(self._tendency(observation, opponent, True, 1.0).fold)
+            m = self.modeller
+            context = m.context(opponent, after_our_raise=True)
+            self.expected.append(m.frequencies(opponent, observation.street, context)[0])
         return super().act(observation)
 
 

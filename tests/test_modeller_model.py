@@ -329,7 +329,7 @@ def test_questions_outside_a_hand_or_about_non_opponents_are_refused() -> None:
 def checker(errors: list[str]):
     def probe(bot: ModelBot, obs: Observation) -> None:
         m = bot.model
-        dead = clashing_holdings(obs.hole_cards + obs.board)
+        dead = clashing_holdings(obs.board)  # our own cards rule nothing out
         for s in range(obs.num_seats):
             if s == obs.seat or not obs.active[s]:
                 continue

@@ -46,7 +46,7 @@ class HandModel:
     """One hand as a modeller sees it (see the module docstring).
 
     ``weights`` maps each opponent dealt in to its weights; ``dead`` marks the holdings
-    ruled out for every opponent (they share a card we know of); ``actions`` are the hand's
+    ruled out for every opponent (they share a board card); ``actions`` are the hand's
     actions as the chains keep them.
     """
 
@@ -77,13 +77,6 @@ class HandModel:
     @property
     def street(self) -> Street:
         return self.betting.street
-
-    def with_dead(self, cards: tuple[int, ...]) -> HandModel:
-        """The picture once ``cards`` are known to no opponent (our own hole cards)."""
-        dead = self.dead | clashing_holdings(cards)
-        dead.setflags(write=False)
-        return replace(self, dead=dead, weights=FrozenMap(
-            {s: w.new_round(dead) for s, w in self.weights.items()}))
 
     def after_action(self, record: ActionRecord, edges: tuple[float, ...],
                      reweight: Reweight | None, raised_back: bool = True
@@ -116,7 +109,7 @@ class HandModel:
         return replace(self, betting=betting, board=tuple(board), dead=dead, weights=weights)
 
     def with_shown(self, shown: dict[int, tuple[int, int]]) -> HandModel:
-        return replace(self, shown=FrozenMap({s: c for s, c in shown.items() if s != self.us}))
+        return replace(self, shown=FrozenMap(dict(shown)))
 
     def settled(self) -> HandModel:
         """The picture at the hand's end: the last round's uncalled bet given back."""

@@ -1,11 +1,13 @@
 """The opponent modeller: the one object an agent keeps to learn about every opponent.
 
-It follows the hand through the events its bot observes (public ones and the bot's own
-``HoleCardsDealt``; shown cards at a showdown are public) and keeps, per opponent:
+It follows the hand through the public events its bot observes (shown cards at a showdown
+are public; the bot's own cards are not needed) and keeps, per opponent:
 
 * a weight array over the 1326 holdings, reset each hand, re-weighted after each action
   (``agent.modeller.weights``; the value is IR7 pre-flop and the shared EHS' vector of the
-  board after the flop, ``agent.strength.values``);
+  board after the flop, ``agent.strength.values``). Only the board rules holdings out: a
+  question is asked for whatever holding we might hold (a policy asks for all of them), so
+  the asker leaves out the holdings that clash with the holding it asks about;
 * action frequencies per street and context (bets to call, or raised back after its own
   bet or raise), blended with Table B.2 (``agent.modeller.frequencies``), re-weighting with
   the frequencies known before the action;
@@ -17,7 +19,7 @@ when the seats are permuted. Modes: ``"off"`` learns nothing (uniform weights wi
 removed, Table B.2, empty chain answers); ``"frequencies"`` learns frequencies and
 re-weights, without chain stores; ``"full"`` does everything.
 
->>> from simulator import BotContext, GameConfig, HandStarted, HoleCardsDealt, ActionTaken
+>>> from simulator import BotContext, GameConfig, HandStarted, ActionTaken
 >>> from simulator import Action, ActionRecord, ActionKind, Street
 >>> from simulator.core.cards import parse_cards
 >>> import numpy as np
@@ -26,9 +28,8 @@ re-weights, without chain stores; ``"full"`` does everything.
 >>> m.start(BotContext(seat=0, names=("me", "villain"), game=game))
 >>> m.observe(HandStarted(0, button=1, names=("me", "villain"), stacks=(200, 200),
 ...                       dealt_in=(True, True)))
->>> m.observe(HoleCardsDealt(0, tuple(parse_cards("AhAd"))))
->>> int((m.weights(1) == 0).sum())  # holdings holding our aces
-101
+>>> int((m.weights(1) == 0).sum())  # before the flop no holding is ruled out
+0
 >>> m.observe(ActionTaken(ActionRecord(1, Street.PREFLOP, ActionKind.RAISE, 4, 3)))
 >>> m.bets_to_call(0)  # the big blind faces the raise: one bet
 1
@@ -72,7 +73,6 @@ from simulator import (
     Event,
     HandEnded,
     HandStarted,
-    HoleCardsDealt,
     Showdown,
     Street,
 )
@@ -113,9 +113,8 @@ class OpponentModeller:
         self._path: list[HandModel] = []  # the hand after 0, 1, 2, ... of its actions
         self._records: list[ActionRecord] = []
         self._dispatch: dict[type, Callable[[Event], None]] = {
-            HandStarted: self._hand_started, HoleCardsDealt: self._hole_cards,
-            ActionTaken: self._action, BoardDealt: self._board, Showdown: self._showdown,
-            HandEnded: self._hand_ended}
+            HandStarted: self._hand_started, ActionTaken: self._action,
+            BoardDealt: self._board, Showdown: self._showdown, HandEnded: self._hand_ended}
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -152,12 +151,6 @@ class OpponentModeller:
         self._path = [HandModel.start(self._context.game, event, self._context.seat,
                                       self.params.size_edges)]
         self._records = []
-
-    def _hole_cards(self, event: HoleCardsDealt) -> None:
-        hand = self._hand
-        if hand is None or event.seat != hand.us:
-            return  # never ours to read (the engine sends it to its seat alone anyway)
-        self._replace(hand.with_dead(tuple(event.hole_cards)))
 
     def _action(self, event: ActionTaken) -> None:
         hand = self._hand
@@ -242,10 +235,11 @@ class OpponentModeller:
         else:
             ending = SHOWDOWN
         shown_sum, shown_n = 0.0, 0
-        if ending == SHOWDOWN and hand.shown:
+        theirs = [cards for seat, cards in hand.shown.items() if seat != us]
+        if ending == SHOWDOWN and theirs:
             # Only the shown hands: after an all-in the river had no action, and its whole
             # value vector would cost more than these few.
-            shown = [int(HOLDING_INDEX[a, b]) for a, b in hand.shown.values()]
+            shown = [int(HOLDING_INDEX[a, b]) for a, b in theirs]
             shown_sum = float(hand_strengths_of(hand.board, shown).sum())
             shown_n = len(shown)
         opponents = [s for s in betting.order if s != us]

@@ -167,19 +167,19 @@ class PreflopExpert:
         (('make0', 'make1', 'make2', 'make4'), [0.0, 0.0, 1.0, 0.0])
         """
         _, names, thresholds = self.candidates(situation)
-        irs = np.asarray(irs, dtype=np.float64)
+        irs = np.asarray(irs, dtype=np.float64).reshape(-1, 1)
         width = float(self.params.randomization)
         # strategy i qualifies once u >= t_i - IR; the chosen one is the last that qualifies
-        starts = np.array([thresholds[name] for name in names[1:]], dtype=np.float64)
-        out = np.zeros((irs.shape[0], len(names)))
-        for row, ir in enumerate(irs):
-            cuts = np.clip(starts - ir, -width, width) if width else starts - ir
-            edges = np.unique(np.concatenate([[-width, width], cuts]))
-            if not width:
-                out[row, _last_qualifying(cuts, 0.0)] = 1.0
-                continue
-            for lo, hi in zip(edges[:-1], edges[1:], strict=True):
-                out[row, _last_qualifying(cuts, (lo + hi) / 2)] += (hi - lo) / (2 * width)
+        cuts = np.array([thresholds[name] for name in names[1:]], dtype=np.float64) - irs
+        if not width:
+            return names, _one_hot(_last_qualifying(cuts, np.zeros((len(irs), 1))), len(names))
+        edges = np.sort(np.concatenate([np.full((len(irs), 1), -width),
+                                        np.clip(cuts, -width, width),
+                                        np.full((len(irs), 1), width)], axis=1), axis=1)
+        spans = np.diff(edges, axis=1) / (2 * width)  # (n, pieces): each piece's chance
+        chosen = _last_qualifying(cuts, (edges[:, :-1] + edges[:, 1:]) / 2)
+        out = np.zeros((len(irs), len(names)))
+        np.add.at(out, (np.arange(len(irs))[:, None].repeat(spans.shape[1], 1), chosen), spans)
         return names, out
 
     def plan(self, obs: Observation, situation: Situation, rng: np.random.Generator
@@ -212,6 +212,14 @@ class PreflopExpert:
         return PreflopDecision(self._act(self._plan.strategy, obs, situation), self._plan)
 
     # --- the strategies' actions ------------------------------------------------------------
+
+    def irs(self, table: int, holdings: np.ndarray) -> np.ndarray:
+        """The income rates of ``holdings`` on the IR table for ``table`` players."""
+        return _ir_arrays()[table][holdings]
+
+    def action_for(self, strategy: str, obs: Observation, situation: Situation) -> Action:
+        """What ``strategy`` plays at this decision (see the module docstring's table)."""
+        return self._act(strategy, obs, situation)
 
     def _act(self, strategy: str, obs: Observation, situation: Situation) -> Action:
         if strategy == "make0":
@@ -254,13 +262,23 @@ class PreflopExpert:
         return int(min(max(round(size), legal.min_raise_to), legal.max_raise_to))
 
 
-def _last_qualifying(cuts: np.ndarray, u: float) -> int:
-    """The index (Make0 = 0) of the most aggressive strategy whose cut ``u`` reaches."""
-    chosen = 0
-    for i, cut in enumerate(cuts, start=1):
-        if u >= cut:
-            chosen = i
-    return chosen
+def _last_qualifying(cuts: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Per row of ``cuts`` (n, strategies - 1) and each noise value in the row of ``u``:
+    the index (Make0 = 0) of the most aggressive strategy whose cut ``u`` reaches."""
+    reached = u[:, :, None] >= cuts[:, None, :]  # (n, pieces, strategies - 1)
+    index = np.arange(1, cuts.shape[1] + 1)
+    return np.where(reached, index, 0).max(axis=2)
+
+
+def _one_hot(index: np.ndarray, size: int) -> np.ndarray:
+    out = np.zeros((index.shape[0], size))
+    out[np.arange(index.shape[0]), index[:, 0]] = 1.0
+    return out
+
+
+@functools.cache
+def _ir_arrays() -> dict[int, np.ndarray]:
+    return {x: ir_vector(x).astype(np.float64) for x in (2, 4, 7)}
 
 
 @functools.cache
