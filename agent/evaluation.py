@@ -66,7 +66,7 @@ CandidateKind = Literal["fold", "check", "call", "bet", "raise"]
 
 class EvaluationParams(BaseModel):
     """Parameters of E(t), all proposed here (the seed report fixes none); their values live in
-    ``configs/agents/default.yaml``."""
+    ``agent/data/default.yaml``."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class SelectorParams(BaseModel):
-    """How E turns into a choice (values proposed here, in ``configs/agents/default.yaml``)."""
+    """How E turns into a choice (values proposed here, in ``agent/data/default.yaml``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 

@@ -37,8 +37,9 @@ from agent.strength.equity import equity
 from agent.strength.ranges import HAND_CLASSES, HOLDING_CLASS, class_holdings
 from simulator.core.cards import holding_cards
 from simulator.core.errors import HoldemError
+from simulator.core.packaged import packaged_file
 
-DATA = Path(__file__).with_name("data") / "preflop_equity.csv"
+DATA = packaged_file("agent.rivals", "data", "preflop_equity.csv")
 _SAMPLES = 200_000
 
 

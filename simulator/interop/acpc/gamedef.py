@@ -48,13 +48,15 @@ from typing import Literal
 
 from simulator.core.errors import HoldemError
 from simulator.core.game import GameConfig
+from simulator.core.packaged import packaged_file
 from simulator.core.state import HandState
 
 NO_STACK = 2**31 - 1  # the reference dealer's stack when a definition gives none (INT32_MAX)
 NO_CAP = 255  # its maxRaises when a definition gives none (UINT8_MAX)
 MAX_PLAYERS = 10
-SHIPPED = Path(__file__).resolve().parents[3] / "configs" / "acpc"
-"""The competition's definitions shipped with the project."""
+SHIPPED = packaged_file("simulator.interop.acpc", "data")
+"""The competition's definitions, shipped inside this package: ``holdem acpc`` takes their
+names (``holdem.limit.2p.reverse_blinds``) wherever it takes a ``.game`` file."""
 
 # Canonical spelling of every key, as the reference dealer writes it.
 _KEYS = {k.lower(): k for k in ("numPlayers", "numRounds", "stack", "blind", "raiseSize",
@@ -186,9 +188,29 @@ def _checked(betting: Literal["limit", "nolimit"], raw: dict[str, tuple[int, ...
     return gd
 
 
+def shipped_games() -> list[str]:
+    """The names of the shipped definitions, without ``.game``."""
+    return sorted(p.stem for p in SHIPPED.glob("*.game"))
+
+
+def game_path(name: str | Path) -> Path:
+    """``name`` as a path, or a shipped definition when no such file exists and ``name`` is a
+    shipped one's name (with or without ``.game``).
+
+    >>> game_path("holdem.nolimit.3p").name
+    'holdem.nolimit.3p.game'
+    """
+    path = Path(name)
+    if path.exists() or path.parent != Path("."):
+        return path
+    stem = path.name.removesuffix(".game")
+    return SHIPPED / f"{stem}.game" if stem in shipped_games() else path
+
+
 def load_gamedef(path: str | Path) -> GameDef:
-    """Read a ``.game`` file; :class:`GameDefError` names the file and the key."""
-    path = Path(path)
+    """Read a ``.game`` file, or a shipped definition by name (:func:`game_path`);
+    :class:`GameDefError` names the file and the key."""
+    path = game_path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -396,5 +418,5 @@ def _rules(game: GameConfig) -> tuple[object, ...]:
 
 
 __all__ = ["GameDef", "GameDefError", "NO_STACK", "SHIPPED", "check_expressible",
-           "deepest_commitment", "format_gamedef", "game_config", "gamedef_for", "load_gamedef",
-           "parse_gamedef"]
+           "deepest_commitment", "format_gamedef", "game_config", "game_path", "gamedef_for",
+           "load_gamedef", "parse_gamedef", "shipped_games"]
