@@ -17,14 +17,15 @@ from typing import Any
 
 from agent.traces import TraceError, read_traces, trace_path
 from simulator import HoldemError
+from simulator.core.helptext import summary
 
 COLUMNS = ("Pw", "ESw", "EBw", "Pvf", "ESvf", "EBvf", "Phf", "EBhf")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="holdem explain", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="holdem explain", description=summary(__doc__))
     p.add_argument("run_dir", type=Path, help="a finished run's output dir")
-    p.add_argument("--block", type=int, required=True)
+    p.add_argument("--block", type=int, required=True, help="the block the hand is in")
     p.add_argument("--perm", type=int, default=0, help="duplicate permutation (default 0)")
     p.add_argument("--hand", type=int, required=True, help="hand number within the block")
     p.add_argument("--seat", help="the traced seat's name (default: every traced seat)")

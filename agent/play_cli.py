@@ -35,6 +35,7 @@ from simulator import (
     Showdown,
 )
 from simulator.core.cards import format_cards
+from simulator.core.helptext import summary
 from simulator.play.match import BotError, play_match
 from simulator.play.registry import BotSpecError, build, resolve
 
@@ -125,16 +126,19 @@ Action(kind=<ActionKind.RAISE: 'r'>, amount=4), None)
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="holdem play", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="holdem play", description=summary(__doc__))
     p.add_argument("--opponent", action="append", metavar="BOT",
                    help="a registered bot or module:Class (repeat for a table; default "
                         "heuristic)")
-    p.add_argument("--variant", choices=("limit", "nolimit"), default="limit")
-    p.add_argument("--hands", type=int, default=100)
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--stack", type=int, default=200)
+    p.add_argument("--variant", choices=("limit", "nolimit"), default="limit",
+                   help="fixed-limit (default) or no-limit")
+    p.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the cards and the bots, 0 or more (default: a random one)")
+    p.add_argument("--stack", type=int, default=200,
+                   help="every stack at the start of each hand (default 200)")
     p.add_argument("--blinds", default="1,2", help="small and big blind, e.g. 1,2")
-    p.add_argument("--name", default="you")
+    p.add_argument("--name", default="you", help="your name at the table (default you)")
     return p
 
 

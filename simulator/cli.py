@@ -22,6 +22,7 @@ import sys
 from importlib.metadata import EntryPoint, entry_points
 
 from simulator.core.errors import HoldemError
+from simulator.core.helptext import summary
 
 GROUP = "holdem.commands"
 
@@ -41,8 +42,8 @@ def summary_line(ep: EntryPoint) -> str:
             doc = ast.get_docstring(ast.parse(f.read())) or ""
     except (ImportError, OSError, SyntaxError, ValueError):
         return ""
-    first = doc.strip().splitlines()[0] if doc.strip() else ""
-    return first.split(": ", 1)[1] if first.startswith("``holdem") and ": " in first else first
+    first = summary(doc)
+    return first.split(": ", 1)[1] if first.startswith("holdem") and ": " in first else first
 
 
 def usage() -> str:

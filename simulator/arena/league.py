@@ -29,6 +29,7 @@ from simulator.arena.config import ConfigError, TournamentConfig, parse_config
 from simulator.arena.results import ResultsError
 from simulator.arena.stats import t975
 from simulator.arena.validation import ValidationInputError, read_yaml
+from simulator.core.helptext import summary
 
 PAIRS_DIR = "pairs"
 CSV_FILE = "crosstable.csv"
@@ -177,13 +178,13 @@ def run_league(config_path: str | Path, *, resume: bool = False, force: bool = F
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="holdem league", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="holdem league", description=summary(__doc__))
     parser.add_argument("config", help="a league config: a run config with 'bots' for 'seats'")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--resume", action="store_true", help="continue every pair's run")
     mode.add_argument("--force", action="store_true", help="start every pair over")
     parser.add_argument("--workers", type=int, metavar="N", help="override workers")
-    parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar and no table")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
