@@ -23,7 +23,7 @@ together) are what :func:`identity` returns, so a run's identity notices an edit
 >>> load_agent_params(None, {"selector.temprature": 0.5})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-agent.params.AgentParamsError: ...default.yaml (with overrides): selector.temprature: unknown key
+agent.params.AgentParamsError: ...default.yaml (with overrides): selector.temprature: unknown key...
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def load_agent_params(config: str | Path | None = None,
     try:
         params = AgentParams.model_validate(data)
     except ValidationError as exc:
-        raise AgentParamsError(validation_message(exc, source)) from None
+        raise AgentParamsError(validation_message(exc, source, AgentParams)) from None
     try:  # the sections the modeller and the expert validate themselves, checked now too
         params.modeller_params()
         params.preflop_params()

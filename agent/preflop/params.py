@@ -9,10 +9,10 @@ match configs are.
 >>> params.tightness, params.thresholds.moderate.ir4.make2
 ('loose', Line(base=200, increment=25))
 >>> bad = {**read_yaml(DEFAULT_PARAMS_FILE), "tightnes": "loose"}
->>> load_preflop_params(bad)
+>>> load_preflop_params(bad)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-agent.preflop.errors.PreflopParamsError: preflop params: tightnes: unknown key
+agent.preflop.errors.PreflopParamsError: preflop params: tightnes: unknown key (did you mean ...)
 """
 
 from __future__ import annotations
@@ -144,4 +144,4 @@ def load_preflop_params(source: str | Path | Mapping[str, Any]) -> PreflopParams
     try:
         return _ADAPTER.validate_python(dict(data))
     except ValidationError as exc:
-        raise PreflopParamsError(validation_message(exc, name)) from None
+        raise PreflopParamsError(validation_message(exc, name, PreflopParams)) from None

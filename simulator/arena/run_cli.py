@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 
 from simulator.arena.config import load_config
 from simulator.core.errors import HoldemError
@@ -59,5 +60,7 @@ def main(argv: list[str]) -> int:
         print(f"holdem run: {exc}", file=sys.stderr)
         return 1
     if not args.quiet:
-        print(f"results in {summary.out_dir}/ (summary.json, hands.csv)")
+        names = ", ".join(path.name for path in summary.files)
+        print(textwrap.fill(f"wrote in {summary.out_dir}/: {names}", 80,
+                            subsequent_indent="  "))
     return 0

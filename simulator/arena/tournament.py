@@ -56,8 +56,13 @@ from simulator.arena.config import ConfigError, TournamentConfig
 from simulator.arena.outdir import open_log
 from simulator.arena.progress import Progress, wanted
 from simulator.arena.results import (
+    BLOCKS_FILE,
     FAILURES_FILE,
+    HANDS_FILE,
+    HISTORY_FILE,
     LOG_FILE,
+    RUN_FILE,
+    SUMMARY_FILE,
     ResultsError,
     RunStore,
 )
@@ -267,6 +272,7 @@ class Summary:
     out_dir: Path
     play_seconds: float = 0.0
     luck_seconds: float = 0.0
+    files: tuple[Path, ...] = ()  # the results the run wrote, plots and histories included
 
     @property
     def data(self) -> dict[str, Any]:
@@ -552,12 +558,15 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
     if failures:
         raise TournamentError(_failure_text(failures, stopped_by, out_dir))
     summary = _summary(config, store)
+    files = [out_dir / name for name in (SUMMARY_FILE, HANDS_FILE, BLOCKS_FILE, RUN_FILE)]
+    if write_histories is not None:
+        files.append(out_dir / HISTORY_FILE)
     try:
         store.write_summary(summary.to_dict())
         if config.output.plots:
             from simulator.arena.plots import draw
 
-            draw(out_dir)
+            files += draw(out_dir)
     except OSError as exc:
         raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc.strerror or exc}; "
                               f"{where} (free space, then --resume writes the summary)"
@@ -569,7 +578,7 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
             echo(f"note: {len(early)} of {summary.blocks} blocks ended early, when one player "
                  f"was left (stacks carry over): {summary.deals} deals played of "
                  f"{config.hands}")
-    return Summary(summary, out_dir, timing[0], timing[1])
+    return Summary(summary, out_dir, timing[0], timing[1], tuple(files))
 
 
 def _failure_text(failures: list[dict[str, Any]], stopped_by: BlockOutcome | None,
