@@ -47,7 +47,7 @@ from simulator.arena.results import BlockRecord, ResultsError, RunStore
 from simulator.arena.summary import RunSummary, format_table, summarise
 from simulator.arena.tournament import derive_seed, package_version
 from simulator.arena.validation import read_yaml
-from simulator.core.errors import HoldemError
+from simulator.core.errors import HoldemError, for_command_line
 from simulator.core.game import GameConfig
 from simulator.core.helptext import summary
 from simulator.core.records import HandResult
@@ -448,7 +448,7 @@ def main(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = No
     try:
         return COMMANDS[args.command][1](args, out, err)
     except (HoldemError, ResultsError) as exc:
-        print(f"holdem acpc {args.command}: {exc}", file=err)
+        print(f"holdem acpc {args.command}: {for_command_line(str(exc))}", file=err)
         return 2
 
 

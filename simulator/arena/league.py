@@ -29,6 +29,7 @@ from simulator.arena.config import ConfigError, TournamentConfig, parse_config
 from simulator.arena.results import ResultsError
 from simulator.arena.stats import t975
 from simulator.arena.validation import ValidationInputError, read_yaml
+from simulator.core.errors import for_command_line
 from simulator.core.helptext import summary
 
 PAIRS_DIR = "pairs"
@@ -195,10 +196,10 @@ def main(argv: list[str]) -> int:
         cells = run_league(args.config, resume=args.resume, force=args.force,
                            workers=args.workers, quiet=args.quiet)
     except (ConfigError, ResultsError) as exc:
-        print(f"holdem league: {exc}", file=sys.stderr)
+        print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     except TournamentError as exc:
-        print(f"holdem league: {exc}", file=sys.stderr)
+        print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
         return 1
     if not args.quiet:
         width = max(len(c.row) for c in cells)

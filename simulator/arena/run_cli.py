@@ -17,7 +17,7 @@ import sys
 import textwrap
 
 from simulator.arena.config import load_config
-from simulator.core.errors import HoldemError
+from simulator.core.errors import HoldemError, for_command_line
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,10 +54,10 @@ def main(argv: list[str]) -> int:
                                  progress=False if args.quiet else None,
                                  echo=None if args.quiet else print)
     except HoldemError as exc:  # config, bots, output dir, store: refused before any work
-        print(f"holdem run: {exc}", file=sys.stderr)
+        print(f"holdem run: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     except TournamentError as exc:
-        print(f"holdem run: {exc}", file=sys.stderr)
+        print(f"holdem run: {for_command_line(str(exc))}", file=sys.stderr)
         return 1
     if not args.quiet:
         names = ", ".join(path.name for path in summary.files)
