@@ -76,7 +76,7 @@ def test_a_bots_traceback_goes_to_the_bot_log(tmp_path: Path, inline: bool) -> N
         run_tournament(parse_config(data), inline=inline, progress=False)
     log = tmp_path / "out" / "bots.log"
     assert f"traceback in {log}" in str(info.value)
-    assert "raised ValueError: no idea (at test_run_messages.py:" in str(info.value)
+    assert "raised ValueError: no idea" in str(info.value)
     text = log.read_text()
     assert "Traceback (most recent call last)" in text
     assert 'test_run_messages.py", line' in text and "in decide" in text

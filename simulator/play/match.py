@@ -62,14 +62,6 @@ class BotError(RuntimeError):
         self.fault = fault
 
 
-def _origin(exc: BaseException) -> str:
-    """`` (at file.py:LINE)``: where the exception was raised, for its one-line message."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    if not frames:
-        return ""
-    return f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})"
-
-
 def _observers(bots: Sequence[Bot]) -> list[int]:
     """Seats whose bot's ``observe`` does something (BaseBot's no-op is skipped to save time)."""
     out = []
@@ -197,8 +189,8 @@ class _Guard:
                 raise
             self._traceback = "".join(traceback.format_exception(exc))
             if isinstance(exc, KeyboardInterrupt):
-                return None, f"{what}: raised KeyboardInterrupt{_origin(exc)}"
-            return None, f"{what}: raised {type(exc).__name__}: {exc}{_origin(exc)}"
+                return None, f"{what}: raised KeyboardInterrupt"
+            return None, f"{what}: raised {type(exc).__name__}: {exc}"
         finally:
             if monitor is not None:
                 monitor.leave()
