@@ -164,12 +164,15 @@ def _run_connect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     status, problem = 0, None
     try:
         conn = connect(args.host, args.port, timeout=args.connect_timeout)
-        try:
-            client.run(conn)
-        finally:
-            conn.close()
+    except ProtocolError as exc:  # nothing was played: no result line
+        print(f"holdem acpc connect: {exc}", file=err)
+        return 1
+    try:
+        client.run(conn)
     except (ProtocolError, BotFailed) as exc:
         status, problem = 1, str(exc)
+    finally:
+        conn.close()
     report = client.report
     if phh is not None:
         _write(phh, dumps_all(report.histories) + "\n" if report.histories else "")
@@ -328,8 +331,10 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     store, log = None, None
     if args.output:
         out_dir = Path(args.output)
+        unit, chips = _unit(game)  # holdem plot reads these as it does for a run
         meta = {"acpc_game": gd.text(), "seats": args.seat, "hands": args.hands,
-                "seed": args.seed, "version": package_version(), "names": names}
+                "seed": args.seed, "version": package_version(), "names": names,
+                "unit": unit, "unit_chips": chips, "big_blind": game.big_blind}
         store = RunStore.create(out_dir, meta, names, resume=False, force=args.force,
                                 resumable=False)
         log = open_text(out_dir / LOG_FILE)  # closed below
@@ -340,6 +345,12 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         def listening(open_ports: list[int]) -> None:
             if open_ports:  # the first line, as the reference dealer prints it
                 print(" ".join(str(p) for p in open_ports), file=out, flush=True)
+                waiting = [n for n, b in zip(names, bot_names, strict=True) if b == ACPC_SEAT]
+                if not args.quiet:  # what those numbers are, for a person
+                    print("holdem acpc dealer: waiting for ACPC clients on " + ", ".join(
+                        f"port {p} (seat {n!r})" for p, n in zip(open_ports, waiting,
+                                                                 strict=True))
+                          + f" at {args.host}", file=err, flush=True)
 
         problem = None
         try:
@@ -405,6 +416,7 @@ def _run_log2phh(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     phhs = dumps_all(histories) + "\n" if histories else ""
     if args.output:
         _write(Path(args.output), phhs)
+        print(f"wrote {len(histories)} hands to {args.output}", file=out)
     else:
         out.write(phhs)
     return 0

@@ -202,8 +202,29 @@ def main(argv: list[str]) -> int:
         print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
         return 1
     if not args.quiet:
-        width = max(len(c.row) for c in cells)
-        for cell in cells:
-            ci = "" if cell.ci95 is None else f" [{cell.ci95[0]:+.4f}, {cell.ci95[1]:+.4f}]"
-            print(f"{cell.row:<{width}} vs {cell.column:<{width}} {cell.mean:+.4f}{ci}")
+        unit = pair_configs(read_yaml(args.config), str(args.config))[0].unit
+        print(crosstable_text(cells, unit))
     return 0
+
+
+def crosstable_text(cells: list[Cell], unit: str) -> str:
+    """Every cell, then each bot's mean over its opponents, in ``unit`` per hand.
+
+    >>> cells = [Cell("a", "b", 0.5, 0.1, (0.3, 0.7), 100, 9),
+    ...          Cell("b", "a", -0.5, 0.1, (-0.7, -0.3), 100, 9)]
+    >>> print(crosstable_text(cells, "small_bets"))
+    small_bets per hand, the row bot against the column bot [95% CI]:
+    a vs b      +0.5000 [+0.3000, +0.7000]
+    b vs a      -0.5000 [-0.7000, -0.3000]
+    a vs (mean) +0.5000 [+0.2738, +0.7262]
+    b vs (mean) -0.5000 [-0.7262, -0.2738]
+    """
+    bots = list(dict.fromkeys(c.row for c in cells))
+    rows = [*cells, *(overall(cells, bot) for bot in bots)]
+    width = max(len(c.row) for c in cells)
+    lines = [f"{unit} per hand, the row bot against the column bot [95% CI]:"]
+    for cell in rows:
+        ci = "" if cell.ci95 is None else f" [{cell.ci95[0]:+.4f}, {cell.ci95[1]:+.4f}]"
+        lines.append(f"{cell.row:<{width}} vs {cell.column:<{max(width, 6)}} "
+                     f"{cell.mean:+.4f}{ci}")
+    return "\n".join(lines)
