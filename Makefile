@@ -16,8 +16,9 @@ $(VENV)/.base: pyproject.toml
 # wheel's dependencies offline.
 $(VENV)/.installed: $(VENV)/.base
 	$(PIP) install -e '.[dev,ray]'
-	$(PIP) wheel --no-build-isolation -w $(VENV)/wheelhouse .
-	rm -f $(VENV)/wheelhouse/holdem_heuristic-*.whl
+	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))\
+		['project']['dependencies'], sep='\n')" > $(VENV)/requirements-base.txt
+	$(PIP) wheel -w $(VENV)/wheelhouse -r $(VENV)/requirements-base.txt
 	touch $@
 
 .PHONY: setup setup-base demo test test-all bench experiments

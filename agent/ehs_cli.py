@@ -42,7 +42,7 @@ from agent.strength.ranges import HAND_CLASSES, WeightsLike, to_weights
 from simulator.core.cards import format_cards
 from simulator.core.helptext import summary
 
-DIGITS = 6  # decimals printed; the test vectors of DESIGN.md section 5 have six
+DIGITS = 6  # decimals printed; Papp's worked test vectors have six
 
 
 class BadInput(Exception):

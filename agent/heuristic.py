@@ -1,4 +1,4 @@
-"""The heuristic agent: the bot registered as ``heuristic`` (DESIGN.md sections 7-9).
+"""The heuristic agent: the bot registered as ``heuristic``.
 
 It wires together the paper's five parts:
 

@@ -1,4 +1,4 @@
-"""The randomised action selector (DESIGN.md section 8).
+"""The randomised action selector.
 
 Among the candidates whose E is positive, choose at random, more likely the larger E is:
 proportionally to E, or by a softmax of ``E / (temperature * scale)``, where ``scale`` is the

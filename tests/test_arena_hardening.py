@@ -1,4 +1,4 @@
-"""The arena against a hostile user (issue 9, section 4): each test is one finding.
+"""The arena against a hostile user: each test is one way in.
 
 Runs go through ``holdem run`` in this process (exit code, one line on stderr) with blocks in
 worker processes, or through the API inline where only the bookkeeping is under test.

@@ -153,7 +153,7 @@ def test_the_minimal_config_is_shipped_as_written() -> None:
 
 
 def test_the_game_section_is_game_config_itself() -> None:
-    """Issue 9, section 2: one source of truth for the game's keys, defaults and rules."""
+    """One source of truth for the game's keys, defaults and rules."""
     fields = {f.name: f.default for f in dataclasses.fields(GameConfig)}
     section = GameSection.model_fields
     assert list(section) == list(fields)

@@ -244,7 +244,7 @@ def test_hand_histories_hold_every_hand_and_survive_resume(tmp_path: Path) -> No
 
 
 def test_no_two_random_streams_of_a_run_start_from_the_same_state(tmp_path: Path) -> None:
-    """Issue 9, section 5: once the deck of hand 0 was the stream of player 0's bot."""
+    """A regression: once the deck of hand 0 was the stream of player 0's bot."""
     cfg = parse_config(_config(tmp_path, duplicate=True, hands=60, block_size=20))
     seeds = BlockSeeds(cfg.seed)
     first: dict[object, tuple] = {}

@@ -1,11 +1,11 @@
 """The current hand as one bot sees it, rebuilt from public events: chips, contexts and sizes.
 
 A bot is told the hand's start, every action, the board and the showdown; the blinds and
-antes are not actions, so the tracker posts them itself by the rules of DESIGN.md section 3
+antes are not actions, so the tracker posts them itself by the engine's rules
 (antes first, then the blinds from the seat left of the button, heads-up the button posting
 the small blind, each capped by the stack), and gives uncalled bets back when a round closes.
 
-**Bets to call** (the frequency model's context, issue 10 item 3): the number of bets and
+**Bets to call** (the frequency model's context): the number of bets and
 raises made in the current round that are above what the player has already put in this
 round. Pre-flop the big blind counts as the first bet, so the small blind and the players
 who have not acted face 1 bet, a limper facing a raise faces 1 more, and the big blind

@@ -4,7 +4,7 @@ The rivals rank hands with one number ``v`` per holding:
 
 * pre-flop, the share of the 1326 holdings whose class has a lower all-in equity against one
   random hand (ties counted half): the 169-class ranking, weighted by combinations;
-* after the flop, HS against a uniform range on the current board (DESIGN.md section 5),
+* after the flop, HS against a uniform range on the current board,
   which is the share of holdings the hand beats, in one pass for all holdings
   (``agent.strength.board_table``).
 

@@ -51,7 +51,8 @@ if TYPE_CHECKING:
 
 
 def permutations(num_seats: int, duplicate: bool) -> list[tuple[int, ...]]:
-    """Seat orders of a block: identity alone, or DESIGN.md section 10's duplicate set."""
+    """Seat orders of a block: identity alone, or the duplicate set (heads-up both orders, three
+    players all six, more the cyclic rotations)."""
     identity = tuple(range(num_seats))
     if not duplicate:
         return [identity]

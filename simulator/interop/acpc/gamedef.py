@@ -1,7 +1,7 @@
 """ACPC game definitions (``.game`` files): read, write, and map to and from our GameConfig.
 
 A definition is a block between ``GAMEDEF`` and ``END GAMEDEF``; keys are case-insensitive,
-``=`` is optional and values are integers, one per player or per round (ACPC.md). We play
+``=`` is optional and values are integers, one per player or per round. We play
 what our rules can play and refuse the rest with a :class:`GameDefError` naming the key:
 
 * a 52-card deck, two hole cards, four rounds with ``numBoardCards = 0 3 1 1``;
@@ -18,10 +18,11 @@ what our rules can play and refuse the rest with a :class:`GameDefError` naming 
   blind (heads-up the button, ``2``), after the flop position 0 (``1``).
 
 ACPC reopens the betting after any raise; our no-limit rules follow the TDA on short all-ins
-(DESIGN.md section 3). With the equal stacks reset every hand that every ACPC game has, the
-two never differ: a short all-in is a player putting in a whole stack as large as anyone's, so
-nobody is left with chips behind to re-raise. Our engine's legal set is the reference
-dealer's (tests/test_acpc_rules.py checks it on every hand of long matches).
+(one that is not a full raise does not reopen the betting). With the equal stacks reset every
+hand that every ACPC game has, the two never differ: a short all-in is a player putting in a
+whole stack as large as anyone's, so nobody is left with chips behind to re-raise. Our
+engine's legal set is the reference dealer's (tests/test_acpc_rules.py checks it on every
+hand of long matches).
 
 >>> gd = load_gamedef(SHIPPED / "holdem.limit.2p.reverse_blinds.game")
 >>> game = game_config(gd)
