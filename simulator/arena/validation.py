@@ -94,7 +94,7 @@ def validation_message(exc: ValidationError, source: str, model: Any = None) -> 
     explained: set[tuple[int | str, ...]] = set()
     problems = []
     for err in errors:
-        text = describe_error(err)
+        text = describe_error(dict(err))
         guess = _near_miss(err, missing, model)
         if guess is not None:
             explained.add(guess)
