@@ -347,10 +347,10 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 print(" ".join(str(p) for p in open_ports), file=out, flush=True)
                 waiting = [n for n, b in zip(names, bot_names, strict=True) if b == ACPC_SEAT]
                 if not args.quiet:  # what those numbers are, for a person
-                    print("holdem acpc dealer: waiting for ACPC clients on " + ", ".join(
+                    print("waiting for ACPC clients on " + ", ".join(
                         f"port {p} (seat {n!r})" for p, n in zip(open_ports, waiting,
                                                                  strict=True))
-                          + f" at {args.host}", file=err, flush=True)
+                          + f" at {args.host}", file=out, flush=True)
 
         problem = None
         try:
