@@ -11,19 +11,22 @@ when several traced.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 from agent.traces import DecisionRecord, EndRecord, TraceError, read_traces, trace_path
 from simulator import HoldemError
+from simulator.core.helptext import summary
+from simulator.play.registry import registered
 
 COLUMNS = ("Pw", "ESw", "EBw", "Pvf", "ESvf", "EBvf", "Phf", "EBhf")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="holdem explain", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="holdem explain", description=summary(__doc__))
     p.add_argument("run_dir", type=Path, help="a finished run's output dir")
-    p.add_argument("--block", type=int, required=True)
+    p.add_argument("--block", type=int, required=True, help="the block the hand is in")
     p.add_argument("--perm", type=int, default=0, help="duplicate permutation (default 0)")
     p.add_argument("--hand", type=int, required=True, help="hand number within the block")
     p.add_argument("--seat", help="the traced seat's name (default: every traced seat)")
@@ -67,6 +70,21 @@ def _end(record: EndRecord) -> list[str]:
             f"  board {record.board or '-'}; shown: {shown}; result {record.net:+d} chips"]
 
 
+HEURISTIC = "agent.heuristic:HeuristicAgent"
+RUN_FILE_LIMIT = 10_000_000  # bytes of run.json read at most
+
+
+def _seat_bot(run_dir: Path, seat: str) -> str | None:
+    """The bot that ``seat`` played in the run, from its ``run.json``; None if unknown."""
+    try:
+        with open(run_dir / "run.json", "rb") as f:
+            meta = json.loads(f.read(RUN_FILE_LIMIT))
+        seats = meta["result_config"]["seats"]
+        return next((str(s["bot"]) for s in seats if s["name"] == seat), None)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def explain(run_dir: Path, block: int, perm: int, hand: int, seat: str | None = None) -> str:
     """The text ``holdem explain`` prints; ``HoldemError`` when there is nothing to show.
     Malformed trace lines are skipped, and said so at the end."""
@@ -75,6 +93,10 @@ def explain(run_dir: Path, block: int, perm: int, hand: int, seat: str | None = 
     found = [(name, trace_path(bots / name, block, perm)) for name in seats]
     found = [(name, path) for name, path in found if path.exists()]
     if not found:
+        bot = _seat_bot(Path(run_dir), seat) if seat else None
+        if bot is not None and registered().get(bot, bot) != HEURISTIC:
+            raise TraceError(f"seat {seat!r} is played by {bot!r}, not the heuristic agent: "
+                             f"only the heuristic agent writes decision traces")
         raise TraceError(f"no decision traces for block {block}, permutation {perm} under "
                          f"{str(bots)!r}: run the agent with trace: true")
     out: list[str] = []

@@ -67,8 +67,8 @@ def model_path(directory: Path, block: int, permutation: int) -> Path:
 
 class HeuristicAgent(BaseBot):
     """Direct-estimation heuristic agent: E(t) of each action, chosen at random among the
-    positive ones; pre-flop by Loki's income-rate rules. Parameters: ``config`` (a parameter
-    file; default the shipped defaults) and dotted overrides."""
+    positive ones; pre-flop by Loki's income-rate rules. Parameters: ``config`` (a YAML file
+    by path, merged over the packaged ``agent/data/default.yaml``) and dotted overrides."""
 
     def __init__(self, config: str | None = None, seed: int | None = None,
                  **overrides: Any) -> None:

@@ -1,4 +1,4 @@
-"""The randomised action selector (DESIGN.md section 8).
+"""The randomised action selector.
 
 Among the candidates whose E is positive, choose at random, more likely the larger E is:
 proportionally to E, or by a softmax of ``E / (temperature * scale)``, where ``scale`` is the
@@ -35,7 +35,7 @@ from agent.evaluation import Candidate
 
 
 class SelectorParams(BaseModel):
-    """How E turns into a choice (values proposed here, in ``configs/agents/default.yaml``)."""
+    """How E turns into a choice (values proposed here, in ``agent/data/default.yaml``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 

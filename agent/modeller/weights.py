@@ -3,7 +3,7 @@
 Each opponent has 1326 weights, 1 at the start of a hand and 0 on holdings that clash with
 our cards or the board. After an action (a fold is not re-weighted: the player is out) they
 are multiplied by a factor of the holding's value ``v`` (IR7 pre-flop, EHS' after the flop)
-and floored at 0.01 (DESIGN.md section 6, Papp 1998 section 7.2):
+and floored at 0.01 (Papp 1998 section 7.2):
 
 * **Threshold (Loki-1).** ``mu`` is the value above which the live holdings, weighted by
   their current weights, hold the fraction ``f`` of the mass, where ``f`` is the frequency of
@@ -28,7 +28,7 @@ opponent in that round (a raise: every later raise faces more bets than the earl
 re-weights again from the same snapshot, so a round is never counted twice.
 
 >>> v = np.array([0.35, 0.45, 0.60, 0.75, 0.85])
->>> threshold_factors(v, 0.6, 0.2).round(12).tolist()  # DESIGN.md section 6's test vector
+>>> threshold_factors(v, 0.6, 0.2).round(12).tolist()  # the worked test vector
 [0.01, 0.125, 0.5, 0.875, 1.0]
 """
 

@@ -1,4 +1,4 @@
-"""The pre-flop expert: Loki's rules on the income-rate tables (DESIGN.md section 9).
+"""The pre-flop expert: Loki's rules on the income-rate tables.
 
 Sources: Papp 1998 (MSc thesis, U. Alberta), section 6.1 and appendix B; L. Pena's MSc thesis
 (U. Alberta, 1999), its pages on Loki's pre-flop and post-flop strategies, cited by address:

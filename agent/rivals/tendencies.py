@@ -7,10 +7,10 @@ bet), with a context of its own for a player raised back after it bet or raised 
 street, who folds far less than one facing two bets cold. A player facing a bet folds, calls
 (passive) or raises (aggressive); a player facing none checks (passive) or bets
 (aggressive). The rates are posterior means over a prior of ``prior_weight`` pseudo-actions
-at Papp's defaults (Table B.2: facing no bet 0/.5/.5, one .5/.3/.2, two or more .7/.2/.1;
-DESIGN.md section 6) and, raised back, .1/.6/.3 (proposed here).
+at Papp's defaults (Table B.2: facing no bet 0/.5/.5, one .5/.3/.2, two or more .7/.2/.1)
+and, raised back, .1/.6/.3 (proposed here).
 
-Which hands take which action: a threshold model (Papp's Loki-1, DESIGN.md section 6) puts the
+Which hands take which action: a threshold model (Papp's Loki-1) puts the
 folds below one hand value ``v`` (``agent.rivals.hand_values``) and the raises above another,
 with a linear ramp of half-width ``sigma`` around each. The thresholds are set so that the
 ranges the player held when it chose (as the exploiter modelled them) reproduce its rates:
@@ -114,7 +114,7 @@ def read_moves(betting: Betting, cap: int | None = None) -> list[Step]:
 
 def ramp(v: np.ndarray, mu: float, sigma: float) -> np.ndarray:
     """Papp's threshold factor: 0 below ``mu - sigma``, 1 above ``mu + sigma``, linear
-    between (DESIGN.md section 6 test vector: mu .6, sigma .2).
+    between (the worked test vector: mu .6, sigma .2).
 
     >>> ramp(np.array([0.35, 0.45, 0.6, 0.75, 0.85]), 0.6, 0.2).round(6).tolist()
     [0.0, 0.125, 0.5, 0.875, 1.0]

@@ -1,4 +1,4 @@
-"""The state of one hand of Texas Hold'em: the rules of DESIGN.md section 3.
+"""The state of one hand of Texas Hold'em, fixed-limit and no-limit.
 
 A :class:`HandState` is created with the stacks, the button and the cards (all five board
 cards are given up front and revealed only as the hand reaches them), posts antes and blinds,
