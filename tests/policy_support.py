@@ -188,10 +188,12 @@ def independent_of_real_cards(factory: Factory, rec: Recorder, picks: int = 6) -
     return checked
 
 
-def consistent_with_act(factory: Factory, rec: Recorder, index: int, draws: int) -> float:
-    """The p-value of a chi-square test of ``draws`` actions (one fresh bot per seed, told
-    the same events) against the row of the bot's own holding at recorded decision
-    ``index``."""
+def consistent_with_act(factory: Factory, rec: Recorder, index: int, draws: int,
+                        reseed: Callable[[PolicyBot, int], None] | None = None) -> float:
+    """The p-value of a chi-square test of ``draws`` actions against the row of the bot's
+    own holding at recorded decision ``index``: one fresh bot per seed told the same events,
+    or, with ``reseed``, one bot whose generator is re-seeded before each draw (for a bot
+    whose ``act`` changes nothing but its generator)."""
     count, obs = rec.decisions[index]
     events = rec.events[:count]
     bot = replayed(factory, 0, rec.context, events)
@@ -199,7 +201,11 @@ def consistent_with_act(factory: Factory, rec: Recorder, index: int, draws: int)
     row = row_policy.probabilities[0]
     seen: Counter[int] = Counter()
     for seed in range(draws):
-        action = replayed(factory, seed, rec.context, events).act(obs)
+        if reseed is None:
+            action = replayed(factory, seed, rec.context, events).act(obs)
+        else:
+            reseed(bot, seed)
+            action = bot.act(obs)
         seen[row_policy.index_of(action)] += 1
     observed = np.array([seen[j] for j in range(len(row))], dtype=np.float64)
     keep = row > 0

@@ -48,7 +48,7 @@ def test_asking_changes_nothing(game: GameConfig, seats: int, hands: int) -> Non
     def rivals() -> list:
         return [RandomBot(fold=0.1, call=0.5, raise_=0.4, seed=s) for s in range(seats - 1)]
 
-    assert no_side_effects(agent, rivals, game, hands, seed=5) > 20
+    assert no_side_effects(agent, rivals, game, hands, seed=5) >= 10
 
 
 @pytest.mark.parametrize("game", [LIMIT, NOLIMIT], ids=["limit", "nolimit"])
@@ -66,8 +66,12 @@ def test_act_draws_from_its_row() -> None:
         if np.sort(row)[-2] > 0.15:
             mixed.append(i)
     assert mixed, "no decision with a mixed row to test"
-    for i in mixed[:2]:
-        assert consistent_with_act(agent, rec, i, draws=300) > 1e-3
+    def reseed(bot: HeuristicAgent, seed: int) -> None:
+        bot.rng = np.random.default_rng(seed)
+
+    assert consistent_with_act(agent, rec, mixed[0], draws=60) > 1e-3  # fresh bots
+    for i in mixed[:3]:
+        assert consistent_with_act(agent, rec, i, draws=600, reseed=reseed) > 1e-3
 
 
 def test_a_holding_sharing_our_card_is_answered() -> None:
