@@ -68,3 +68,5 @@ def test_top_sums_equal_the_scalar_top_share(board: str) -> None:
         top = top_share(table.effective_weights(w, int(h)), order, keep[h])
         ahead, tied, behind = table.strength_sums(int(h), top)
         assert every[:, h] == pytest.approx([ahead, tied, ahead + tied + behind], abs=1e-9)
+        one = top_sums(ranks, w, order, np.array([h]), keep[[h]])[:, 0]
+        assert one == pytest.approx(every[:, h], abs=1e-9)

@@ -25,7 +25,7 @@ learned model for real events only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -69,6 +69,21 @@ class HandModel:
         weights = FrozenMap({s: OpponentWeights.fresh(dead) for s in betting.order if s != us})
         return cls(game, us, tuple(event.names), betting, (), dead, weights)
 
+    def _with(self, *, betting: Betting | None = None, board: tuple[int, ...] | None = None,
+              dead: np.ndarray | None = None,
+              weights: FrozenMap[int, OpponentWeights] | None = None,
+              actions: tuple[SeenAction, ...] | None = None,
+              shown: FrozenMap[int, tuple[int, int]] | None = None) -> HandModel:
+        """A copy with some fields changed (a plain constructor call: dataclasses.replace
+        costs a dozen times more, and the modeller steps through every action)."""
+        return HandModel(self.game, self.us, self.names,
+                         self.betting if betting is None else betting,
+                         self.board if board is None else board,
+                         self.dead if dead is None else dead,
+                         self.weights if weights is None else weights,
+                         self.actions if actions is None else actions,
+                         self.shown if shown is None else shown)
+
     @property
     def dealt(self) -> bool:
         """Whether our own seat is dealt into the hand."""
@@ -91,8 +106,8 @@ class HandModel:
             new = reweight(hand, ow, action)
             if new is not None:
                 weights = FrozenMap({**weights, record.seat: ow.update(new, record.kind)})
-        return replace(hand, betting=hand.betting.apply(record), weights=weights,
-                       actions=(*hand.actions, action)), action
+        return hand._with(betting=hand.betting.apply(record), weights=weights,
+                          actions=(*hand.actions, action)), action
 
     def on_street(self, street: Street, board: tuple[int, ...]) -> HandModel:
         """The picture once ``street`` opens with ``board``: the round closed, the holdings
@@ -106,14 +121,14 @@ class HandModel:
         active = betting.active
         weights = FrozenMap({s: (w.new_round(dead) if active[s] else w)
                              for s, w in self.weights.items()})
-        return replace(self, betting=betting, board=tuple(board), dead=dead, weights=weights)
+        return self._with(betting=betting, board=tuple(board), dead=dead, weights=weights)
 
     def with_shown(self, shown: dict[int, tuple[int, int]]) -> HandModel:
-        return replace(self, shown=FrozenMap(dict(shown)))
+        return self._with(shown=FrozenMap(dict(shown)))
 
     def settled(self) -> HandModel:
         """The picture at the hand's end: the last round's uncalled bet given back."""
-        return replace(self, betting=self.betting.settled())
+        return self._with(betting=self.betting.settled())
 
     def in_hand(self) -> int:
         return self.betting.in_hand()

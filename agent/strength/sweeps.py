@@ -276,31 +276,47 @@ def _potential_every(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np
 @numba.njit(cache=True, nogil=True)
 def _potential_few(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
                    hold_b: np.ndarray, holdings: np.ndarray, out: np.ndarray) -> None:
+    opp = np.empty(now.shape[0], dtype=np.int64)
     for k in range(holdings.shape[0]):
         h = holdings[k]
         r = now[h]
         if r == 0:
             continue
         a, b = hold_a[h], hold_b[h]
+        m = 0  # the opponents that count: weight, alive now, no card of h's
+        for o in range(now.shape[0]):
+            if w[o] != 0.0 and now[o] != 0 and hold_a[o] != a and hold_a[o] != b \
+                    and hold_b[o] != a and hold_b[o] != b:
+                opp[m] = o
+                m += 1
         for row in range(fin.shape[0]):
             f = fin[row, h]
             if f == 0:
                 continue
-            for o in range(now.shape[0]):
-                ro = now[o]
+            a1 = a2 = lt = le = 0.0
+            for i in range(m):
+                o = opp[i]
                 fo = fin[row, o]
-                if ro == 0 or fo == 0 or hold_a[o] == a or hold_a[o] == b \
-                        or hold_b[o] == a or hold_b[o] == b:
+                if fo == 0:
                     continue
                 x = w[o]
-                if ro <= r and fo > f:
-                    out[0, k] += x
-                if ro < r and fo >= f:
-                    out[1, k] += x
-                if fo < f:
-                    out[2, k] += x
-                if fo <= f:
-                    out[3, k] += x
+                ro = now[o]
+                if fo > f:
+                    if ro <= r:
+                        a1 += x
+                    if ro < r:
+                        a2 += x
+                elif fo == f:
+                    if ro < r:
+                        a2 += x
+                    le += x
+                else:
+                    lt += x
+                    le += x
+            out[0, k] += a1
+            out[1, k] += a2
+            out[2, k] += lt
+            out[3, k] += le
 
 
 def potential_sums(now: np.ndarray, fin: np.ndarray, w: np.ndarray, holdings: np.ndarray
@@ -445,6 +461,40 @@ def _count_below(positions: np.ndarray, count: int, p: int) -> int:
     return lo
 
 
+@numba.njit(cache=True, nogil=True)
+def _top_few(ranks: np.ndarray, w: np.ndarray, by_value: np.ndarray, holdings: np.ndarray,
+             keep: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
+             out: np.ndarray) -> None:
+    """``_top_every`` one holding at a time: two walks down the value order each."""
+    for k in range(holdings.shape[0]):
+        h = holdings[k]
+        mine = ranks[h]
+        if mine == 0:
+            continue
+        a, b = hold_a[h], hold_b[h]
+        total = 0.0
+        for i in range(by_value.shape[0]):
+            o = by_value[i]
+            if not (hold_a[o] == a or hold_a[o] == b or hold_b[o] == a or hold_b[o] == b):
+                total += w[o]
+        left = min(max(keep[k], 0.0), 1.0) * total
+        for i in range(by_value.shape[0]):
+            if left <= 0.0:
+                break
+            o = by_value[i]
+            if hold_a[o] == a or hold_a[o] == b or hold_b[o] == a or hold_b[o] == b:
+                continue
+            x = min(w[o], left)
+            left -= x
+            if ranks[o] == 0 or x <= 0.0:
+                continue
+            out[2, k] += x
+            if ranks[o] > mine:
+                out[0, k] += x
+            elif ranks[o] == mine:
+                out[1, k] += x
+
+
 def top_sums(ranks: np.ndarray, w: np.ndarray, by_value: np.ndarray, holdings: np.ndarray,
              keep: np.ndarray) -> np.ndarray:
     """``(ahead, tied, kept)`` of each holding against the top ``keep`` share of ``w`` in
@@ -452,6 +502,11 @@ def top_sums(ranks: np.ndarray, w: np.ndarray, by_value: np.ndarray, holdings: n
     own clashes left out: shape (3, len(holdings))."""
     holdings = np.asarray(holdings, dtype=np.int64)
     out = np.zeros((3, holdings.shape[0]))
+    if holdings.shape[0] <= _FEW:
+        _top_few(ranks, np.ascontiguousarray(w, dtype=np.float64),
+                 np.asarray(by_value, dtype=np.int64), holdings,
+                 np.asarray(keep, dtype=np.float64), HOLD_A, HOLD_B, out)
+        return out
     _top_every(ranks, np.ascontiguousarray(w, dtype=np.float64),
                np.asarray(by_value, dtype=np.int64), holdings,
                np.asarray(keep, dtype=np.float64), HOLD_A, HOLD_B, out)

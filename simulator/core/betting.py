@@ -41,7 +41,7 @@ by the stack; when a round closes the uncalled part of the highest bet goes back
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from simulator.core.actions import ActionKind, ActionRecord
 from simulator.core.game import GameConfig
@@ -200,8 +200,8 @@ class Betting:
             if record.kind is ActionKind.RAISE:
                 levels = (*levels, bets[seat])  # the raise-to total
         rnd = BettingRound(rnd.street, levels, tuple(bets), (*rnd.moves, move))
-        return replace(betting, stacks=tuple(stacks), contributions=tuple(paid),
-                       active=tuple(active), rounds=(*betting.rounds[:-1], rnd))
+        return Betting(betting.game, betting.button, betting.order, tuple(stacks), tuple(paid),
+                       tuple(active), (*betting.rounds[:-1], rnd))
 
     def deal(self, street: Street) -> Betting:
         """The betting once ``street`` opens: earlier rounds closed, the uncalled part of
@@ -210,7 +210,7 @@ class Betting:
         while betting.street < street:
             betting = betting.settled()
             nxt = BettingRound(Street(betting.street + 1), (), (0,) * len(betting.stacks))
-            betting = replace(betting, rounds=(*betting.rounds, nxt))
+            betting = betting._with_rounds((*betting.rounds, nxt))
         return betting
 
     def settled(self) -> Betting:
@@ -226,8 +226,16 @@ class Betting:
                 stacks[s] += over
                 paid[s] -= over
                 bets[s] = cutoff
-        rounds = (*self.rounds[:-1], replace(rnd, bets=tuple(bets)))
-        return replace(self, stacks=tuple(stacks), contributions=tuple(paid), rounds=rounds)
+        rounds = (*self.rounds[:-1], BettingRound(rnd.street, rnd.levels, tuple(bets),
+                                                  rnd.moves))
+        return Betting(self.game, self.button, self.order, tuple(stacks), tuple(paid),
+                       self.active, rounds)
+
+    def _with_rounds(self, rounds: tuple[BettingRound, ...]) -> Betting:
+        # a plain constructor call: dataclasses.replace costs a dozen times more, and a
+        # modeller steps every bot's view through every action
+        return Betting(self.game, self.button, self.order, self.stacks, self.contributions,
+                       self.active, rounds)
 
     # --- reading -----------------------------------------------------------------------------
 
