@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from simulator.core.equity import equities
+from simulator.core.equity import preflop_equities as _against_each
 
 
 class DefenseParams(BaseModel):
@@ -48,7 +48,6 @@ def preflop_equities(holdings: np.ndarray, weights: Sequence[np.ndarray]) -> np.
     """Each holding's showdown equity against the live opponents' weight arrays (the
     holdings sharing one of its cards left out of each range): the product over opponents
     of the exact equity against each."""
-    out = np.ones(len(holdings))
-    for w in weights:
-        out *= np.nan_to_num(equities((), w, holdings), nan=0.0)
-    return out
+    if not len(weights):
+        return np.ones(len(holdings))
+    return np.prod(np.nan_to_num(_against_each(list(weights), holdings), nan=0.0), axis=1)

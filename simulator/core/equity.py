@@ -278,13 +278,25 @@ def _ties(ranks: np.ndarray, order: np.ndarray, w: np.ndarray, hold_a: np.ndarra
 
 
 def _preflop(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
+    """Equity of each holding against each range in ``w`` (ranges x 1326) before the flop:
+    shape (holdings, ranges); one matrix product for every range at once."""
     table = preflop_table()
     every = holdings.shape[0] == NUM_HOLDINGS and bool((holdings == _ALL).all())
-    share = table @ w if every else table[holdings] @ w
-    mass = free_mass(w, holdings)
+    share = (table if every else table[holdings]) @ w.T
+    mass = np.stack([free_mass(row, holdings) for row in w], axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(mass > 0, np.minimum(share / np.where(mass > 0, mass, 1.0), 1.0),
                         np.nan)
+
+
+def preflop_equities(weights: Sequence[np.ndarray | Sequence[float] | None],
+                     holdings: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+    """Exact pre-flop equity of each holding against each of several ranges (one opponent
+    at a time): shape (holdings, ranges); NaN where a range has nothing left."""
+    w = np.stack([range_weights(x) for x in weights]) if len(weights) else np.empty((0, 1326))
+    asked = (np.arange(NUM_HOLDINGS) if holdings is None
+             else np.asarray(holdings, dtype=np.int64).reshape(-1))
+    return _preflop(w, asked)
 
 
 def equities(board: Sequence[int], weights: np.ndarray | Sequence[float] | None = None,
@@ -299,7 +311,7 @@ def equities(board: Sequence[int], weights: np.ndarray | Sequence[float] | None 
     if asked.size and (asked.min() < 0 or asked.max() >= NUM_HOLDINGS):
         raise CardError(f"bad holding index in {asked.tolist()[:5]}...: expected 0..1325")
     if not cards:
-        return _preflop(w, asked)
+        return _preflop(w[None, :], asked)[:, 0]
     ranks = board_ranks(cards)
     fin = ranks.river()[1]
     live_w = np.where(ranks.ranks > 0, w, 0.0)
