@@ -39,6 +39,7 @@ import numpy as np
 from agent.strength.board_table import BoardTable, board_table
 from agent.strength.errors import RangeError
 from agent.strength.sweeps import now_sums, potential_sums, top_sums
+from simulator.core.board_ranks import board_ranks
 from simulator.core.cards import NUM_HOLDINGS
 
 
@@ -105,15 +106,16 @@ def _potentials(table: BoardTable, w: np.ndarray, uniform: np.ndarray, asked: np
                 ) -> tuple[np.ndarray, np.ndarray]:
     ranks = table.ranks
     fin = table.future(look)[1]
+    orders = board_ranks(table.board).orders(look)
     k = w.shape[0]
     field = np.zeros((4, asked.shape[0]))
     marginals = np.zeros((3, asked.shape[0]))
     for j in range(k):
         mass = sums[j].sum(axis=0)
         scale = _ratio(np.ones_like(mass), k * mass)
-        own = potential_sums(ranks, fin, w[j], asked)
+        own = potential_sums(ranks, fin, w[j], asked, orders)
         if empty[j].any():
-            own[:, empty[j]] = potential_sums(ranks, fin, uniform, asked[empty[j]])
+            own[:, empty[j]] = potential_sums(ranks, fin, uniform, asked[empty[j]], orders)
         field += own * scale
         marginals += sums[j] * scale
     ahead, tied, behind = marginals

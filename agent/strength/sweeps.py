@@ -209,9 +209,10 @@ def now_sums(ranks: np.ndarray, w: np.ndarray, holdings: np.ndarray) -> np.ndarr
 
 
 @numba.njit(cache=True, nogil=True)
-def _potential_every(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
-                     hold_b: np.ndarray, out: np.ndarray) -> None:
-    """``out[0..3, h]`` += a1, a2, f_lt, f_le of every holding over the rows of ``fin``."""
+def _potential_every(now: np.ndarray, fin: np.ndarray, orders: np.ndarray, w: np.ndarray,
+                     hold_a: np.ndarray, hold_b: np.ndarray, out: np.ndarray) -> None:
+    """``out[0..3, h]`` += a1, a2, f_lt, f_le of every holding over the rows of ``fin``;
+    ``orders[r]`` lists row r's live holdings from the worst final rank (padded with -1)."""
     n_all = now.shape[0]
     lay = np.zeros((n_all, 9), dtype=np.int64)
     n = _rank_layout(now, hold_a, hold_b, lay)
@@ -219,10 +220,14 @@ def _potential_every(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np
     cards = np.zeros((52, 53))
     passed_card = np.zeros(52)
     live_card = np.zeros(52)
+    keys = np.empty(n_all, dtype=np.int64)
     for r in range(fin.shape[0]):
         row = fin[r]
-        keys = _worst_first(row)
-        m = keys.shape[0]
+        m = 0
+        while m < n_all and orders[r, m] >= 0:
+            h = orders[r, m]
+            keys[m] = (np.int64(_NO_RANK - row[h]) << 11) | h
+            m += 1
         main[:] = 0.0
         cards[:, :] = 0.0
         passed_card[:] = 0.0
@@ -319,18 +324,24 @@ def _potential_few(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np.n
             out[3, k] += le
 
 
-def potential_sums(now: np.ndarray, fin: np.ndarray, w: np.ndarray, holdings: np.ndarray
-                   ) -> np.ndarray:
+def potential_sums(now: np.ndarray, fin: np.ndarray, w: np.ndarray, holdings: np.ndarray,
+                   orders: np.ndarray | None = None) -> np.ndarray:
     """``(a1, a2, f_lt, f_le)`` of each holding over the runout rows ``fin`` (see the module
-    docstring): shape (4, len(holdings)); zeros for a holding clashing with the board."""
+    docstring): shape (4, len(holdings)); zeros for a holding clashing with the board.
+    ``orders`` (each row's live holdings worst first, as ``BoardRanks.orders`` keeps them)
+    saves sorting the rows."""
     holdings = np.asarray(holdings, dtype=np.int64)
     w = np.ascontiguousarray(w, dtype=np.float64)
     if holdings.shape[0] <= _FEW:
         out = np.zeros((4, holdings.shape[0]))
         _potential_few(now, fin, w, HOLD_A, HOLD_B, holdings, out)
         return out
+    if orders is None:
+        ranks = fin.astype(np.int64)
+        orders = np.argsort(-ranks, axis=1, kind="stable")
+        orders[np.take_along_axis(ranks, orders, axis=1) == 0] = -1
     full = np.zeros((4, now.shape[0]))
-    _potential_every(now, fin, w, HOLD_A, HOLD_B, full)
+    _potential_every(now, fin, orders, w, HOLD_A, HOLD_B, full)
     return full[:, holdings]
 
 

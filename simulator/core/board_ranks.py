@@ -146,17 +146,20 @@ class BoardRanks:
         """The runouts to the river and the ranks on each: ``future(cards_to_come)``."""
         return self.future(self.cards_to_come)
 
-    def river_orders(self) -> np.ndarray:
-        """Per river runout, the live holdings from the worst rank to the best (the order a
-        showdown sweep walks), padded with -1: shape (n, 1326)."""
-        look = self.cards_to_come
-        if look not in self._orders:
-            ranks = self.river()[1].astype(np.int64)
+    def orders(self, lookahead: int) -> np.ndarray:
+        """Per runout of ``future(lookahead)``, the live holdings from the worst rank to the
+        best (the order a showdown sweep walks), padded with -1: shape (n, 1326)."""
+        if lookahead not in self._orders:
+            ranks = self.future(lookahead)[1].astype(np.int64)
             order = np.argsort(-ranks, axis=1, kind="stable")
             sorted_ranks = np.take_along_axis(ranks, order, axis=1)
             order[sorted_ranks == 0] = -1
-            self._orders[look] = order
-        return self._orders[look]
+            self._orders[lookahead] = order
+        return self._orders[lookahead]
+
+    def river_orders(self) -> np.ndarray:
+        """:meth:`orders` of the runouts to the river."""
+        return self.orders(self.cards_to_come)
 
 
 @lru_cache(maxsize=8)  # a flop with its river boards is about 3 MB
