@@ -53,6 +53,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
+import numba
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -268,22 +269,24 @@ FOLD_NOW = EParams(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 """Folding now: we lose nothing more than what is already in, so E = 0."""
 
 
-def _soft_step(x: Values, width: float) -> Values:
-    """A smooth 0..1 step at x = 0 (a logistic of the given width)."""
-    return 1.0 / (1.0 + np.exp(-np.clip(np.divide(x, width), -50.0, 50.0)))
-
-
-def fold_to_size(fold: Values, pot_fraction: float | None, exponent: float) -> Values:
+def fold_to_size(fold: float, pot_fraction: float | None, exponent: float) -> float:
     """An opponent's chance to fold to a bet of ``pot_fraction`` pots, from its fold rate to a
     pot-sized bet: bigger bets get more folds (proposed here).
 
-    >>> float(fold_to_size(0.4, 1.0, 0.5)), round(float(fold_to_size(0.4, 2.0, 0.5)), 4)
+    >>> fold_to_size(0.4, 1.0, 0.5), round(fold_to_size(0.4, 2.0, 0.5), 4)
     (0.4, 0.5101)
     """
-    if pot_fraction is None or exponent == 0:
+    return float(_size_fold(float(fold), -1.0 if pot_fraction is None else pot_fraction,
+                            exponent))
+
+
+@numba.njit(cache=True, nogil=True)
+def _size_fold(fold: float, pot_fraction: float, exponent: float) -> float:
+    """:func:`fold_to_size`, with ``pot_fraction`` below 0 for "no size" (limit)."""
+    if pot_fraction < 0.0 or exponent == 0.0:
         return fold
-    keep = (1.0 - np.asarray(fold)) * (2.0 / (1.0 + max(pot_fraction, 0.0))) ** exponent
-    return np.clip(1.0 - keep, 0.0, 1.0)
+    keep = (1.0 - fold) * (2.0 / (1.0 + max(pot_fraction, 0.0))) ** exponent
+    return min(1.0, max(0.0, 1.0 - keep))
 
 
 def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: Values,
@@ -313,59 +316,132 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
     """
     if candidate.kind == "fold":
         return FOLD_NOW
-    a = candidate.added
-    n = max(1, len(opponents))
-    aggressive = candidate.aggressive
-    zero = np.zeros(np.shape(p_win))
-    folds = [fold_to_size(o.fold, candidate.pot_fraction, params.size_fold_exponent) + zero
-             for o in opponents] if aggressive else [zero] * len(opponents)
-    everyone_folds = _product(folds, zero) if aggressive else zero
-    # given that the hand goes on (not everyone folded), each opponent is still in with
-    # probability stay / (1 - everyone_folds): exact for the sums below
-    on = 1.0 - everyone_folds
-    stays = [_ratio(1.0 - f, on) for f in folds]
-    new_top = spot.our_bet + a
-    their_calls = zero + sum((s * min(max(0, new_top - (spot.top_bet - c)), st)
-                              for s, c, st in zip(stays, spot.opponent_calls,
-                                                  spot.opponent_stacks, strict=True)), zero)
-    players_at_end = 1.0 + sum(stays, zero)
-    behind_after = spot.stack - a
-    # facing a bet after our check
-    acting = spot.yet_to_act or (True,) * len(opponents)
-    bet_prob = zero if aggressive or candidate.kind == "call" else 1.0 - _product(
-        [1.0 - o.raise_ + zero for o, act in zip(opponents, acting, strict=True) if act], zero)
-    bet, call_later = _facing(spot, spot.pot, p_win, behind_after, params)
-    # rounds to come
-    rounds = spot.rounds_left
-    aggression = sum((o.raise_ + zero for o in opponents), zero) / n
-    unit = (spot.future_unit + zero if spot.is_limit
-            else np.maximum(spot.pot + a + their_calls, spot.bet_unit))
-    future_each = np.minimum(rounds * params.future_bet_rate * unit, max(0, behind_after))
-    # re-raised after our bet or raise (the hands that stay, re-raising with their share)
-    reraise = _reraise_probability(spot, candidate, opponents, stays, zero)
-    p_rr = p_called if p_reraised is None else p_reraised
-    rr_bet, call_rr = _facing(spot, spot.pot + 2 * a, p_rr, behind_after, params)
-    called_rr = reraise * call_rr
-    base = p_called if aggressive else p_win
-    # showdowns after a re-raise we called are won at the re-raisers' rate
-    rest = 1.0 - reraise
-    win = np.where(rest + called_rr > 0,
-                   _ratio(rest * base + called_rr * p_rr, rest + called_rr), base + zero)
-    give_up = 1.0 - (1.0 - params.hf_given_bet_behind * aggression * (1.0 - p_win)) ** rounds
-    fold_now = bet_prob * (1.0 - call_later) + reraise * (1.0 - call_rr)
-    hf_given_on = 1.0 - (1.0 - fold_now) * (1.0 - give_up)
-    p_vf = everyone_folds
-    p_hf = (1.0 - p_vf) * hf_given_on
-    p_sd = np.maximum(0.0, 1.0 - p_vf - p_hf)
-    bets_sd = a + bet_prob * call_later * bet + called_rr * rr_bet + future_each
-    pot_sd = (spot.pot + a + their_calls + bet_prob * call_later * 2 * bet
-              + called_rr * 2 * rr_bet + players_at_end * future_each)
-    bets_hf = a + 0.5 * future_each * (1.0 - fold_now)
-    draw = np.clip(draw_share, 0.0, 1.0)
-    p_w = np.minimum(p_sd, win * (p_sd * (1.0 - draw) + (1.0 - p_vf) * (1.0 - fold_now) * draw))
-    return EParams(p_w=_plain(p_w), es_w=_plain(pot_sd), eb_w=_plain(p_sd * bets_sd),
-                   p_vf=_plain(p_vf), es_vf=float(spot.pot + a), eb_vf=float(a),
-                   p_hf=_plain(p_hf), eb_hf=_plain(bets_hf), win=_plain(_ratio(p_w, p_sd)))
+    shape = np.broadcast_shapes(np.shape(p_win), np.shape(p_called), np.shape(draw_share),
+                                *(np.shape(x) for o in opponents
+                                  for x in (o.fold, o.call, o.raise_)))
+    n = int(np.prod(shape))
+
+    def flat(x: Values) -> np.ndarray:
+        return np.ascontiguousarray(np.broadcast_to(np.asarray(x, dtype=np.float64), shape)
+                                    .reshape(n))
+
+    k = len(opponents)
+    tendencies = np.zeros((3, k, n))
+    for j, o in enumerate(opponents):
+        tendencies[0, j], tendencies[1, j], tendencies[2, j] = \
+            flat(o.fold), flat(o.call), flat(o.raise_)
+    acting = spot.yet_to_act or (True,) * k
+    out = np.empty((7, n))
+    _heuristic_kernel(
+        np.array([spot.pot, spot.to_call, spot.our_bet, spot.stack, spot.bet_unit,
+                  spot.future_unit, spot.rounds_left, spot.top_bet], dtype=np.float64),
+        spot.is_limit, spot.is_limit and not spot.reraise_room,
+        np.asarray(spot.opponent_calls, dtype=np.float64),
+        np.asarray(spot.opponent_stacks, dtype=np.float64), np.asarray(acting, dtype=np.bool_),
+        float(candidate.added), candidate.aggressive, candidate.kind == "call",
+        -1.0 if candidate.pot_fraction is None else candidate.pot_fraction,
+        flat(p_win), flat(p_called), flat(p_called if p_reraised is None else p_reraised),
+        flat(draw_share), tendencies,
+        np.array([params.size_fold_exponent, params.future_bet_rate,
+                  params.hf_given_bet_behind, params.call_margin]), out)
+
+    def shaped(row: np.ndarray) -> Values:
+        return float(row[0]) if shape == () else row.reshape(shape)
+
+    p_w, pot_sd, eb_w, p_vf, p_hf, bets_hf, win = (shaped(row) for row in out)
+    return EParams(p_w=p_w, es_w=pot_sd, eb_w=eb_w, p_vf=p_vf, es_vf=float(spot.pot +
+                   candidate.added), eb_vf=float(candidate.added), p_hf=p_hf, eb_hf=bets_hf,
+                   win=win)
+
+
+@numba.njit(cache=True, nogil=True)
+def _soft(x: float, width: float) -> float:
+    return 1.0 / (1.0 + np.exp(-min(max(x / width, -50.0), 50.0)))
+
+
+@numba.njit(cache=True, nogil=True)
+def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.ndarray,
+                      stacks: np.ndarray, acting: np.ndarray, a: float, aggressive: bool,
+                      is_call: bool, pot_fraction: float, p_win: np.ndarray,
+                      p_called: np.ndarray, p_rr: np.ndarray, draw_share: np.ndarray,
+                      tendencies: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
+    """The model of :func:`heuristic_params` for each holding i, in one pass. ``spot``:
+    pot, to call, our bet, our stack, bet unit, future unit, rounds left, top bet;
+    ``tendencies[0|1|2, j, i]``: opponent j's fold, call, raise rates; ``params``: size
+    fold exponent, future bet rate, give-up rate facing a bet while behind, call margin.
+    ``out`` rows: Pw, ESw, EBw, Pvf, Phf, EBhf, and the showdown win probability."""
+    pot, our_bet, stack = spot[0], spot[2], spot[3]
+    bet_unit, future_unit, rounds, top_bet = spot[4], spot[5], spot[6], spot[7]
+    exponent, rate, give_up_rate, margin = params[0], params[1], params[2], params[3]
+    k = calls.shape[0]
+    n_opp = max(1, k)
+    behind_after = stack - a
+    new_top = our_bet + a
+    # facing a bet later in this round: into the pot now, or after a re-raise
+    bet = min(bet_unit if is_limit else max(pot, bet_unit), behind_after)
+    rr_pot = pot + 2 * a
+    rr_bet = min(bet_unit if is_limit else max(rr_pot, bet_unit), behind_after)
+    stays = np.empty(k)
+    for i in range(p_win.shape[0]):
+        everyone = 1.0
+        for j in range(k):
+            fold = _size_fold(tendencies[0, j, i], pot_fraction, exponent) if aggressive \
+                else 0.0
+            stays[j] = 1.0 - fold
+            everyone *= fold
+        if not aggressive:
+            everyone = 0.0
+        on = 1.0 - everyone
+        their_calls = 0.0
+        players = 1.0
+        quiet = 1.0
+        for j in range(k):
+            stays[j] = stays[j] / on if on > 0 else 0.0
+            their_calls += stays[j] * min(max(0.0, new_top - (top_bet - calls[j])), stacks[j])
+            players += stays[j]
+            rest = tendencies[1, j, i] + tendencies[2, j, i]
+            quiet *= 1.0 - stays[j] * (tendencies[2, j, i] / rest if rest > 0 else 0.0)
+        bet_prob = 0.0
+        if not aggressive and not is_call:
+            none = 1.0
+            for j in range(k):
+                if acting[j]:
+                    none *= 1.0 - tendencies[2, j, i]
+            bet_prob = 1.0 - none
+        pw = p_win[i]
+        call_later = _soft(pw - bet / max(pot + 2 * bet, 1.0), margin)
+        aggression = 0.0
+        for j in range(k):
+            aggression += tendencies[2, j, i]
+        aggression /= n_opp
+        unit = future_unit if is_limit else max(pot + a + their_calls, bet_unit)
+        future_each = min(rounds * rate * unit, max(0.0, behind_after))
+        reraise = 0.0 if not aggressive or capped else 1.0 - quiet
+        prr = p_rr[i]
+        call_rr = _soft(prr - rr_bet / max(rr_pot + 2 * rr_bet, 1.0), margin)
+        called_rr = reraise * call_rr
+        base = p_called[i] if aggressive else pw
+        rest = 1.0 - reraise
+        win = (rest * base + called_rr * prr) / (rest + called_rr) if rest + called_rr > 0 \
+            else base
+        give_up = 1.0 - (1.0 - give_up_rate * aggression * (1.0 - pw)) ** rounds
+        fold_now = bet_prob * (1.0 - call_later) + reraise * (1.0 - call_rr)
+        hf_given_on = 1.0 - (1.0 - fold_now) * (1.0 - give_up)
+        p_vf = everyone
+        p_hf = (1.0 - p_vf) * hf_given_on
+        p_sd = max(0.0, 1.0 - p_vf - p_hf)
+        bets_sd = a + bet_prob * call_later * bet + called_rr * rr_bet + future_each
+        pot_sd = (pot + a + their_calls + bet_prob * call_later * 2 * bet
+                  + called_rr * 2 * rr_bet + players * future_each)
+        draw = min(max(draw_share[i], 0.0), 1.0)
+        p_w = min(p_sd, win * (p_sd * (1.0 - draw) + (1.0 - p_vf) * (1.0 - fold_now) * draw))
+        out[0, i] = p_w
+        out[1, i] = pot_sd
+        out[2, i] = p_sd * bets_sd
+        out[3, i] = p_vf
+        out[4, i] = p_hf
+        out[5, i] = a + 0.5 * future_each * (1.0 - fold_now)
+        out[6, i] = p_w / p_sd if p_sd > 0 else 0.0
 
 
 def _plain(x: np.ndarray) -> Values:
@@ -377,35 +453,6 @@ def _ratio(num: Values, den: Values) -> np.ndarray:
     """``num / den`` where ``den > 0``, else 0."""
     den = np.asarray(den, dtype=np.float64)
     return np.where(den > 0, np.divide(num, np.where(den > 0, den, 1.0)), 0.0)
-
-
-def _product(factors: Sequence[Values], start: np.ndarray) -> np.ndarray:
-    out = start + 1.0
-    for f in factors:
-        out = out * f
-    return out
-
-
-def _facing(spot: Spot, pot: int, p_win: Values, behind: int,
-            params: EvaluationParams) -> tuple[int, Values]:
-    """A bet we may face later in this round, into ``pot`` (one bet in limit, the pot in
-    no-limit, at most our chips behind), and the chance we call it: ``p_win`` against its pot
-    odds, a soft step of width ``call_margin``."""
-    bet = min(spot.bet_unit if spot.is_limit else max(pot, spot.bet_unit), behind)
-    return bet, _soft_step(p_win - bet / max(pot + 2 * bet, 1), params.call_margin)
-
-
-def _reraise_probability(spot: Spot, candidate: Candidate,
-                         opponents: Sequence[OpponentTendency], stays: Sequence[Values],
-                         zero: np.ndarray) -> np.ndarray:
-    """The chance that someone re-raises our bet or raise, given that the hand goes on."""
-    if not candidate.aggressive or (spot.is_limit and not spot.reraise_room):
-        return zero
-    quiet = zero + 1.0
-    for o, s in zip(opponents, stays, strict=True):
-        rest = o.call + o.raise_ + zero
-        quiet = quiet * (1.0 - s * _ratio(o.raise_ + zero, rest))
-    return 1.0 - quiet
 
 
 def chain_params(answer: ChainAnswer, heuristic: EParams, candidate: Candidate,
