@@ -43,7 +43,7 @@ from agent.selector import choose
 from agent.strength.against import TableStrength, hs_against, strength_against, top_share
 from agent.strength.ehs import ehs_formulas
 from agent.strength.values import BoardValues, board_values
-from agent.traces import TraceWriter, trace_path
+from agent.traces import TraceWriter, trace_name
 from agent.trust import RangeTrust, mixed, shown_likelihoods
 from simulator import (
     Action,
@@ -65,8 +65,12 @@ from simulator.core.cards import HOLDING_INDEX, format_cards
 MODEL_SUFFIX = ".model"
 
 
+def model_name(block: int, permutation: int) -> str:
+    return f"model-b{block}-p{permutation}{MODEL_SUFFIX}"
+
+
 def model_path(directory: Path, block: int, permutation: int) -> Path:
-    return Path(directory) / f"model-b{block}-p{permutation}{MODEL_SUFFIX}"
+    return Path(directory) / model_name(block, permutation)
 
 
 class HeuristicAgent(BaseBot):
@@ -101,8 +105,8 @@ class HeuristicAgent(BaseBot):
         if self.params.model_file is not None:
             self.modeller.load_from(self.params.model_file)
         if self.params.trace and context.directory is not None:
-            self._tracer = TraceWriter(trace_path(context.directory, context.block,
-                                                  context.permutation))
+            self._tracer = TraceWriter(context.open_file(trace_name(context.block,
+                                                                    context.permutation)))
 
     def observe(self, event: Event) -> None:
         if isinstance(event, Showdown) and self.context is not None:
@@ -149,8 +153,8 @@ class HeuristicAgent(BaseBot):
     def close(self) -> None:
         context = self.context
         if context is not None and context.directory is not None:
-            self.modeller.save(model_path(context.directory, context.block,
-                                          context.permutation))
+            with context.open_file(model_name(context.block, context.permutation), "wb") as f:
+                self.modeller.save(f)
         if self._tracer is not None:
             self._tracer.close()
             self._tracer = None

@@ -20,16 +20,20 @@ class TraceError(HoldemError, ValueError):
     """A trace file that cannot be read."""
 
 
+def trace_name(block: int, permutation: int) -> str:
+    return f"trace-b{block}-p{permutation}.jsonl"
+
+
 def trace_path(directory: Path, block: int, permutation: int) -> Path:
-    return Path(directory) / f"trace-b{block}-p{permutation}.jsonl"
+    return Path(directory) / trace_name(block, permutation)
 
 
 class TraceWriter:
-    """Appends decision records to one block-and-permutation file."""
+    """Appends decision records to one block-and-permutation file, opened by the caller
+    (through ``BotContext.open_file``, which never follows a symlink)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._file: IO[str] | None = open(path, "w", encoding="utf-8")  # noqa: SIM115
+    def __init__(self, file: IO[str]) -> None:
+        self._file: IO[str] | None = file
 
     def write(self, record: dict[str, Any]) -> None:
         if self._file is not None:

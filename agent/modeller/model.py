@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 import numpy as np
 
@@ -353,9 +353,10 @@ class OpponentModeller:
 
     # --- persistence ------------------------------------------------------------------------
 
-    def save(self, path: str | Path) -> None:
-        """Write the chain stores and frequency counts (see ``agent.modeller.storage``)."""
-        storage.save(path, storage.ModelData(
+    def save(self, target: str | Path | BinaryIO) -> None:
+        """Write the chain stores and frequency counts to a path or an open binary file (see
+        ``agent.modeller.storage``)."""
+        storage.save(target, storage.ModelData(
             self.params.size_edges, self.generic, self.stores,
             {name: f.counts for name, f in self.action_counts.items()}))
 

@@ -34,12 +34,14 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
 from agent.modeller.chains import ChainStore
 from agent.modeller.errors import ModelFileError
 from agent.modeller.frequencies import CONTEXTS, KINDS, STREETS
+from simulator.core.files import open_nofollow
 
 FORMAT = "holdem-opponent-model"
 VERSION = 2
@@ -65,9 +67,9 @@ def _checksum(arrays: dict[str, np.ndarray]) -> int:
     return crc
 
 
-def save(path: str | Path, data: ModelData) -> None:
-    """Write ``data`` to ``path`` (atomically: a temporary file, then a rename)."""
-    path = Path(path)
+def save(target: str | Path | BinaryIO, data: ModelData) -> None:
+    """Write ``data`` to a path (atomically: a temporary file, then a rename; neither is
+    followed if it is a symlink) or into an open binary file."""
     names = sorted(data.stores)
     freq_names = sorted(data.frequencies)
     arrays: dict[str, np.ndarray] = {}
@@ -80,8 +82,13 @@ def save(path: str | Path, data: ModelData) -> None:
     header = {"format": FORMAT, "version": VERSION, "size_edges": list(data.size_edges),
               "stores": names, "frequencies": freq_names, "checksum": _checksum(arrays)}
     arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
+    if not isinstance(target, (str, Path)):
+        np.savez(target, **arrays)
+        return
+    path = Path(target)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)  # a stale or planted file: gone, never written through
+    with open_nofollow(tmp, "xb") as f:
         np.savez(f, **arrays)
     os.replace(tmp, path)
 

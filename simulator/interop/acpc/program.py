@@ -28,6 +28,7 @@ import os
 import subprocess
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -88,17 +89,18 @@ class AcpcProgram(AcpcSeat):
 
     def _launch(self, context: BotContext, port: int) -> subprocess.Popen[bytes]:
         """Start the program with the placeholders filled, its output to the seat's log."""
-        where = context.directory
-        if where is None:
+        if context.directory is None:
             self._temp = tempfile.TemporaryDirectory(prefix="acpc-program-")
-            where = Path(self._temp.name)
-        game_file = _write_game(where, format_gamedef(gamedef_for(self.game, self.players)))
+            context = replace(context, directory=Path(self._temp.name))
+            log_name = None  # without a directory of its own the program writes where we do
+        else:
+            log_name = f"stderr-block{context.block}-perm{context.permutation}.log"
+            self.log_path = context.directory / log_name
+        game_file = _write_game(context, format_gamedef(gamedef_for(self.game, self.players)))
         argv = [_fill(a, str(port), str(game_file)) for a in self.command]
-        log: IO[Any] | None = None  # without a directory the program writes where we do
-        if context.directory is not None:
-            self.log_path = context.directory / (f"stderr-block{context.block}-perm"
-                                                 f"{context.permutation}.log")
-            log = open(self.log_path, "ab")  # noqa: SIM115 (the child holds it open)
+        log: IO[Any] | None = None
+        if log_name is not None:
+            log = context.open_file(log_name, "ab")  # the child holds its own copy
         try:
             return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         except OSError as exc:
@@ -161,11 +163,15 @@ def _fill(arg: str, port: str, game_file: str) -> str:
     return arg.replace("{host}", HOST).replace("{port}", port).replace("{game}", game_file)
 
 
-def _write_game(directory: Path, text: str) -> Path:
-    """The match's ``.game`` file, written atomically (parallel workers may write the same)."""
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "match.game"
-    tmp = directory / f".match.game.{os.getpid()}"
-    tmp.write_text(text, encoding="ascii")
-    os.replace(tmp, path)
+def _write_game(context: BotContext, text: str) -> Path:
+    """The match's ``.game`` file in the seat's directory, written atomically (parallel
+    workers may write the same) and never through a symlink."""
+    assert context.directory is not None
+    context.directory.mkdir(parents=True, exist_ok=True)
+    tmp = f".match.game.{os.getpid()}"
+    (context.directory / tmp).unlink(missing_ok=True)  # a stale or planted file: gone
+    with context.open_file(tmp, "x") as f:
+        f.write(text)
+    path = context.directory / "match.game"
+    os.replace(context.directory / tmp, path)  # replaces a planted link, never follows it
     return path
