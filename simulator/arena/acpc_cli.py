@@ -49,6 +49,7 @@ from simulator.arena.tournament import derive_seed, package_version
 from simulator.arena.validation import read_yaml
 from simulator.core.errors import HoldemError
 from simulator.core.game import GameConfig
+from simulator.core.names import check_seat_name, names_problem, seat_name_problem
 from simulator.core.records import HandResult
 from simulator.core.seeds import Domain, stream
 from simulator.interop.acpc.client import AcpcClient, BotFailed
@@ -143,6 +144,14 @@ def _connect_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="print the summary only")
 
 
+def _own_name(args: argparse.Namespace) -> str:
+    """``--name``, which follows the seat-name rule, or the bot's name where it does (a
+    ``module:Class`` path does not: then ``bot``)."""
+    if args.name is not None:
+        return check_seat_name(args.name, "--name")
+    return args.bot if seat_name_problem(args.bot) is None else "bot"
+
+
 def _run_connect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     gd, game = _game(args.game)
     bot = _bot(args.bot, _params(args.params, "--params"), args.seed)
@@ -152,7 +161,7 @@ def _run_connect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not args.quiet:
             print(f"holdem acpc connect: {text}", file=err)
 
-    client = AcpcClient(bot, game, gd.num_players, name=args.name or args.bot,
+    client = AcpcClient(bot, game, gd.num_players, name=_own_name(args),
                         fixed_positions=args.fixed_positions, keep_histories=phh is not None,
                         warn=warn)
     status, problem = 0, None
@@ -215,10 +224,11 @@ def _seats(args: argparse.Namespace, players: int) -> tuple[list[str], list[str]
         name, eq, bot = text.partition("=")
         if not eq or not name or not bot:
             raise UsageError(f"--seat: expected NAME=BOT, got {text!r}")
-        if name in names or "|" in name or ":" in name:
-            raise UsageError(f"--seat: names must be unique, without '|' or ':', got {name!r}")
-        names.append(name)
+        names.append(check_seat_name(name, "--seat"))
         bots.append(bot)
+    problem = names_problem(names)
+    if problem is not None:
+        raise UsageError(f"--seat: {problem}")
     if len(names) != players:
         raise UsageError(f"--seat: the game has {players} players, got {len(names)} seats")
     return names, bots
