@@ -52,7 +52,7 @@ from simulator.arena.blocks import (
     permutations,
     play_block,
 )
-from simulator.arena.config import ConfigError, TournamentConfig
+from simulator.arena.config import ConfigError, SeatSection, TournamentConfig
 from simulator.arena.outdir import open_log
 from simulator.arena.progress import Progress, wanted
 from simulator.arena.results import (
@@ -74,6 +74,7 @@ from simulator.arena.workers import (
     slot_view,
 )
 from simulator.core.errors import HoldemError
+from simulator.core.game import GameConfig
 from simulator.core.seeds import derive_seed
 from simulator.play.registry import build, check_params, resolve
 
@@ -308,19 +309,26 @@ def check_bots(config: TournamentConfig) -> None:
     build runs in a forked child where the system allows it, so a constructor that ends the
     process or hangs past ``bot_timeout`` is that seat's error, not the end of the run."""
     for i, seat in enumerate(config.seats):
-        try:
-            spec = resolve(seat.bot)
-            check_params(spec, seat.params)
-            # a bot class may refuse games it cannot play (e.g. acpc-program: carried stacks)
-            check_game = getattr(spec.factory, "check_game", None)
-            if check_game is not None:
-                check_game(config.game_config())
-        except HoldemError as exc:
-            raise ConfigError(f"seats[{i}] ({seat.name}): {exc}") from None
-        problem = _trial_build(spec, seat.params, seat.name, config.bot_timeout)
-        if problem is not None:
-            raise ConfigError(f"seats[{i}] ({seat.name}): bot {seat.bot!r} with params "
-                              f"{dict(seat.params)}: {problem}")
+        check_seat(seat, config.game_config(), len(config.seats), config.bot_timeout,
+                   f"seats[{i}] ({seat.name})")
+
+
+def check_seat(seat: SeatSection, game: GameConfig, seats: int, timeout: float | None,
+               where: str) -> None:
+    """One seat's check (see :func:`check_bots`); ``ConfigError`` starts with ``where``."""
+    try:
+        spec = resolve(seat.bot)
+        check_params(spec, seat.params)
+        # a bot class may refuse games it cannot play (e.g. acpc-program: carried stacks)
+        check_game = getattr(spec.factory, "check_game", None)
+        if check_game is not None:
+            check_game(game)
+    except HoldemError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    problem = _trial_build(spec, seat.params, seat.name, timeout)
+    if problem is not None:
+        raise ConfigError(f"{where}: bot {seat.bot!r} with params {dict(seat.params)}: "
+                          f"{problem}")
 
 
 def _build_once(spec: Any, params: Any, name: str, timeout: float | None) -> str | None:
@@ -433,20 +441,22 @@ def check_backend(config: TournamentConfig) -> None:
 
 def run_tournament(config: TournamentConfig, *, resume: bool = False, force: bool = False,
                    progress: bool | None = None, echo: Callable[[str], None] | None = None,
-                   inline: bool = False) -> Summary:
+                   inline: bool = False, checked: bool = False) -> Summary:
     """Play a tournament and write its results; the CLI is a thin layer over this.
 
     Blocks run in spawned worker processes (at most ``workers``, never more than the blocks
     left), so a script calling this must guard its entry point with
     ``if __name__ == "__main__":``; ``inline=True`` plays them in this process, one by one,
-    for debugging. ``backend: ray`` starts a local Ray with ``workers`` CPUs, or joins the
-    cluster of ``RAY_ADDRESS`` (whose nodes need this package and the bots' modules).
+    for debugging; ``checked=True`` skips :func:`check_bots` (a league checks its panel
+    once, not once per pair). ``backend: ray`` starts a local Ray with ``workers`` CPUs, or
+    joins the cluster of ``RAY_ADDRESS`` (whose nodes need this package and the bots' modules).
 
     Raises ``ConfigError`` or ``ResultsError`` (``HoldemError``\\s) for bad input before any
     work, and ``TournamentError`` for a run that failed on its way (its finished blocks stay
     on disk).
     """
-    check_bots(config)
+    if not checked:
+        check_bots(config)
     write_histories = _history_writer() if config.output.hand_histories else None
     if not inline:
         check_backend(config)
