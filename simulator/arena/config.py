@@ -40,6 +40,7 @@ from simulator.arena.validation import (
     read_yaml,
     validation_message,
 )
+from simulator.core.durations import MAX_SECONDS
 from simulator.core.errors import GameError, HoldemError
 from simulator.core.game import GameConfig
 from simulator.core.names import names_problem, seat_name_problem
@@ -130,7 +131,7 @@ class TournamentConfig(_Strict):
     workers: int = Field(1, ge=1, le=256)
     backend: Literal["local", "ray"] = "local"
     on_bot_error: Literal["stop", "fold"] = "stop"
-    bot_timeout: float | None = Field(None, gt=0)
+    bot_timeout: float | None = Field(None, gt=0, le=MAX_SECONDS, allow_inf_nan=False)
     luck: bool = True
     luck_samples: int = Field(400, ge=10)
     output: OutputSection = Field(default_factory=OutputSection)

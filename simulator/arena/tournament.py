@@ -31,7 +31,6 @@ import importlib.util
 import inspect
 import multiprocessing
 import os
-import signal
 import sys
 import threading
 import time
@@ -61,6 +60,7 @@ from simulator.arena.results import (
     ResultsError,
     RunStore,
 )
+from simulator.arena.signals import Terminated, interrupt_name, sigterm_raises
 from simulator.arena.summary import RunInfo, RunSummary, format_table, summarise
 from simulator.arena.workers import (
     GRACE_SECONDS,
@@ -76,7 +76,7 @@ from simulator.arena.workers import (
 from simulator.core.errors import HoldemError
 from simulator.core.game import GameConfig
 from simulator.core.seeds import derive_seed
-from simulator.play.registry import build, check_params, resolve
+from simulator.play.registry import build, check_for_game, resolve
 
 
 class TournamentError(RuntimeError):
@@ -85,26 +85,6 @@ class TournamentError(RuntimeError):
 
     Blocks finished before the failure stay on disk; ``--resume`` continues from them.
     """
-
-
-class _Terminated(BaseException):
-    """Raised in the main thread by SIGTERM while a run is under way (ends it like Ctrl-C)."""
-
-
-@contextlib.contextmanager
-def _sigterm_ends_run() -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: object) -> None:
-        raise _Terminated
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 # --- executing blocks ---------------------------------------------------------------------------
@@ -318,11 +298,9 @@ def check_seat(seat: SeatSection, game: GameConfig, seats: int, timeout: float |
     """One seat's check (see :func:`check_bots`); ``ConfigError`` starts with ``where``."""
     try:
         spec = resolve(seat.bot)
-        check_params(spec, seat.params)
-        # a bot class may refuse games it cannot play (e.g. acpc-program: carried stacks)
-        check_game = getattr(spec.factory, "check_game", None)
-        if check_game is not None:
-            check_game(game)
+        # a bot class may refuse games it cannot play (acpc-program: carried stacks) or
+        # files its params name (the agent's model_file)
+        check_for_game(spec, seat.params, game, seats)
     except HoldemError as exc:
         raise ConfigError(f"{where}: {exc}") from None
     problem = _trial_build(spec, seat.params, seat.name, timeout)
@@ -465,12 +443,12 @@ def run_tournament(config: TournamentConfig, *, resume: bool = False, force: boo
             "seed": config.seed,
             "version": package_version(), "names": list(config.names), "unit": config.unit,
             "unit_chips": config.unit_chips, "big_blind": config.game_config().big_blind}
-    with _sigterm_ends_run():
+    with sigterm_raises():
         try:
             store = RunStore.create(out_dir, meta, config.names, resume=resume, force=force,
                                     num_blocks=config.num_blocks,
                                     histories=write_histories is not None)
-        except _Terminated:
+        except Terminated:
             raise TournamentError("terminated before any work") from None
         try:
             return _run(config, store, write_histories, progress, echo, inline)
@@ -551,9 +529,9 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
             finally:
                 for ready in order.drain():  # finished blocks still waiting: keep them
                     write(ready)
-    except (KeyboardInterrupt, _Terminated) as exc:
-        what = "terminated (SIGTERM)" if isinstance(exc, _Terminated) else "interrupted"
-        raise TournamentError(f"{what}; {where}: --resume continues the run") from None
+    except (KeyboardInterrupt, Terminated) as exc:
+        raise TournamentError(f"{interrupt_name(exc)}; {where}: --resume continues the run"
+                              ) from None
     except _WriteError as exc:
         raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc}; {where} (free "
                               f"space, then --resume continues the run)") from None

@@ -32,6 +32,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
+from simulator.core.durations import check_duration
 from simulator.core.game import GameConfig
 from simulator.interop.acpc.connection import LineConnection, handshake, listen
 from simulator.interop.acpc.gamedef import check_expressible, format_gamedef, gamedef_for
@@ -58,10 +59,11 @@ class AcpcProgram(AcpcSeat):
         if not any("{port}" in a for a in command):
             raise ValueError(f"command: expected a '{{port}}' placeholder for the port to "
                              f"connect to, got {command!r}")
-        if startup_timeout <= 0:
-            raise ValueError(f"startup_timeout: expected > 0, got {startup_timeout}")
+        startup = check_duration(startup_timeout, "startup_timeout")
+        if timeout is not None:
+            timeout = check_duration(timeout, "timeout")
         super().__init__(None, timeout=timeout, illegal=illegal)
-        self.command, self.startup_timeout = list(command), float(startup_timeout)
+        self.command, self.startup_timeout = list(command), startup
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path: Path | None = None
         self._temp: tempfile.TemporaryDirectory[str] | None = None
@@ -76,10 +78,11 @@ class AcpcProgram(AcpcSeat):
         listener = None
         try:
             super().start(context)
+            deadline = time.monotonic() + self.startup_timeout
             listener = listen(HOST, 0)
             self.process = self._launch(context, listener.getsockname()[1])
-            self.connection = self._accept(listener)
-            handshake(self.connection, self.startup_timeout)
+            self.connection = self._accept(listener, deadline)
+            handshake(self.connection, max(deadline - time.monotonic(), 0.001))
         except BaseException as exc:
             self._fail(f"start(): {exc}")
             raise
@@ -109,9 +112,8 @@ class AcpcProgram(AcpcSeat):
             if log is not None:
                 log.close()
 
-    def _accept(self, listener: Any) -> LineConnection:
+    def _accept(self, listener: Any, deadline: float) -> LineConnection:
         """The program's connection; fails early if the program exits without connecting."""
-        deadline = time.monotonic() + self.startup_timeout
         listener.settimeout(0.05)
         while True:
             try:
