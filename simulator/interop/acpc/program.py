@@ -13,8 +13,10 @@ path of an ACPC ``.game`` file of the match) replaced, accepts the program's con
 reads its version line, all within ``startup_timeout`` seconds. It then plays the seat as the
 reference dealer would (:class:`~simulator.interop.acpc.seat.AcpcSeat`). The program's
 standard output and error go to ``stderr-block<B>-perm<P>.log`` in the seat's directory
-(``<output>/bots/<name>/`` in a tournament). ``close`` ends the program. The arena builds fresh
-bots for every block and permutation, so each gets a fresh process.
+(``<output>/bots/<name>/`` in a tournament). The program runs in a process group of its own
+(:mod:`simulator.interop.process_groups`), and ``close`` ends the whole group, so nothing it
+started outlives the seat. The arena builds fresh bots for every block and permutation, so
+each gets a fresh process.
 
 A crash or a hang shows as an exception or an overrun inside ``act``, which the match loop
 turns into a fault under ``on_bot_error`` and ``bot_timeout``: under ``fold`` the seat folds
@@ -38,10 +40,13 @@ from simulator.interop.acpc.connection import LineConnection, handshake, listen
 from simulator.interop.acpc.gamedef import check_expressible, format_gamedef, gamedef_for
 from simulator.interop.acpc.protocol import ProtocolError
 from simulator.interop.acpc.seat import AcpcSeat, Illegal
+from simulator.interop.process_groups import Group
 from simulator.play.protocol import BotContext
 
 HOST = "127.0.0.1"
 PLACEHOLDERS = ("{host}", "{port}", "{game}")
+CLOSE_GRACE = 1.0  # seconds for a program to exit on its EOF after a match
+FAILED_GRACE = 0.1  # after its failure: the match is waiting
 
 
 class AcpcProgram(AcpcSeat):
@@ -64,9 +69,14 @@ class AcpcProgram(AcpcSeat):
             timeout = check_duration(timeout, "timeout")
         super().__init__(None, timeout=timeout, illegal=illegal)
         self.command, self.startup_timeout = list(command), startup
-        self.process: subprocess.Popen[bytes] | None = None
+        self.group: Group | None = None
         self.log_path: Path | None = None
         self._temp: tempfile.TemporaryDirectory[str] | None = None
+
+    @property
+    def process(self) -> subprocess.Popen[bytes] | None:
+        """The program's process while it runs (the leader of its group)."""
+        return self.group.process if self.group is not None else None
 
     @classmethod
     def check_game(cls, game: GameConfig) -> None:
@@ -80,7 +90,7 @@ class AcpcProgram(AcpcSeat):
             super().start(context)
             deadline = time.monotonic() + self.startup_timeout
             listener = listen(HOST, 0)
-            self.process = self._launch(context, listener.getsockname()[1])
+            self.group = self._launch(context, listener.getsockname()[1])
             self.connection = self._accept(listener, deadline)
             handshake(self.connection, max(deadline - time.monotonic(), 0.001))
         except BaseException as exc:
@@ -90,7 +100,7 @@ class AcpcProgram(AcpcSeat):
             if listener is not None:
                 listener.close()
 
-    def _launch(self, context: BotContext, port: int) -> subprocess.Popen[bytes]:
+    def _launch(self, context: BotContext, port: int) -> Group:
         """Start the program with the placeholders filled, its output to the seat's log."""
         if context.directory is None:
             self._temp = tempfile.TemporaryDirectory(prefix="acpc-program-")
@@ -105,7 +115,7 @@ class AcpcProgram(AcpcSeat):
         if log_name is not None:
             log = context.open_file(log_name, "ab")  # the child holds its own copy
         try:
-            return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+            return Group.start(argv, log)
         except OSError as exc:
             raise ProtocolError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
         finally:
@@ -121,8 +131,8 @@ class AcpcProgram(AcpcSeat):
                 return LineConnection(sock, f"program {self.command[0]!r}")
             except TimeoutError:
                 pass
-            assert self.process is not None
-            status = self.process.poll()
+            assert self.group is not None
+            status = self.group.process.poll()
             if status is not None:
                 raise ProtocolError(f"program {self.command[0]!r} exited with status {status} "
                                     f"before connecting{self._see_log()}")
@@ -144,18 +154,14 @@ class AcpcProgram(AcpcSeat):
         self._stop()
 
     def _stop(self) -> None:
-        """End the program: it had its EOF; a moment to exit, then terminate, then kill."""
+        """End the program and every process it started: it had its EOF; after a run, a
+        moment to exit before its group is terminated, then killed; after a failure, no
+        moment (the match is waiting)."""
         if self.connection is not None:
             self.connection.close()
-        process, self.process = self.process, None
-        if process is not None:
-            for grace, end in ((1.0, process.terminate), (1.0, process.kill), (5.0, None)):
-                try:
-                    process.wait(timeout=grace)
-                    break
-                except subprocess.TimeoutExpired:
-                    if end is not None:
-                        end()
+        group, self.group = self.group, None
+        if group is not None:
+            group.end(grace=FAILED_GRACE if self.failure is not None else CLOSE_GRACE)
         if self._temp is not None:
             self._temp.cleanup()
             self._temp = None
