@@ -53,6 +53,7 @@ class AgentParams(BaseModel):
 
     model: Literal["off", "frequencies", "full"]
     model_file: str | None
+    save_model: Literal["changed", "always", "never"]
     trace: bool
     lookahead: Literal[1, 2]
     evaluation: EvaluationParams

@@ -89,7 +89,7 @@ def test_the_agent_writes_its_trace_and_model_only_through_open_file(tmp_path: P
         agent.start(BotContext(0, ("hero", "villain"), LIMIT, directory=bots))
     (bots / trace_name(0, 0)).unlink()
     (bots / model_name(0, 0)).symlink_to(victim)
-    agent = HeuristicAgent()
+    agent = HeuristicAgent(save_model="always")
     agent.start(BotContext(0, ("hero", "villain"), LIMIT, directory=bots))
     with pytest.raises(FileRefused, match="symlink"):
         agent.close()

@@ -204,7 +204,8 @@ def test_the_model_is_saved_per_block_and_permutation_and_can_be_loaded(
     files = sorted(p.name for p in (out / "bots" / "hero").iterdir())
     assert files == sorted(model_path(Path("."), b, p).name for b in (0, 1) for p in (0, 1))
     again = HeuristicAgent(model_file=str(out / "bots" / "hero" / files[0]))
-    again.start(BotContext(0, ("hero", "villain"), LIMIT))  # reads it without complaint
+    game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)  # the run's
+    again.start(BotContext(0, ("hero", "villain"), game))  # reads it without complaint
 
 
 def test_traces_explain_a_hand(tmp_path: Path) -> None:

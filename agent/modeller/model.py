@@ -68,6 +68,7 @@ from simulator import (
     BoardDealt,
     BotContext,
     Event,
+    GameConfig,
     HandEnded,
     HandStarted,
     HoleCardsDealt,
@@ -130,6 +131,8 @@ class OpponentModeller:
         self._defaults = self._new_counts()
         self._context: BotContext | None = None
         self._hand: _Hand | None = None
+        self._changed = False
+        self._loaded_game: tuple[GameConfig, int] | None = None
         self._dispatch: dict[type, Callable[[Event], None]] = {
             HandStarted: self._hand_started, HoleCardsDealt: self._hole_cards,
             ActionTaken: self._action, BoardDealt: self._board, Showdown: self._showdown,
@@ -148,6 +151,7 @@ class OpponentModeller:
         self.stores = {}
         self.action_counts = {}
         self._hand = None
+        self._changed = False
 
     def observe(self, event: Event) -> None:
         """Every event our bot gets, in order; other seats' private events are ignored."""
@@ -209,6 +213,7 @@ class OpponentModeller:
         hand = self._hand
         if hand is None or not hand.dealt:
             return
+        self._changed = self._changed or self.mode != "off"
         hand.tracker.close_round()
         if self.mode == "full":
             self._store(hand)
@@ -353,25 +358,40 @@ class OpponentModeller:
 
     # --- persistence ------------------------------------------------------------------------
 
+    @property
+    def changed(self) -> bool:
+        """Whether it learned anything since it was made, reset or loaded (a hand seen in a
+        mode that learns)."""
+        return self._changed
+
     def save(self, target: str | Path | BinaryIO) -> None:
-        """Write the chain stores and frequency counts to a path or an open binary file (see
-        ``agent.modeller.storage``)."""
+        """Write the chain stores and frequency counts into an open binary file or to a path
+        (see ``agent.modeller.storage``); the game is the one of ``start``."""
+        context = self._context
+        game = (context.game, len(context.names)) if context is not None else self._loaded_game
+        if game is None:
+            raise ModellerError("save(): call start(context) first: a model records its game")
         storage.save(target, storage.ModelData(
             self.params.size_edges, self.generic, self.stores,
-            {name: f.counts for name, f in self.action_counts.items()}))
+            {name: f.counts for name, f in self.action_counts.items()}, *game))
 
-    def load_from(self, path: str | Path) -> None:
-        """Replace what this modeller has learned by what ``path`` holds."""
+    def load_from(self, path: str | Path, game: GameConfig | None = None,
+                  seats: int | None = None) -> None:
+        """Replace what this modeller has learned by what ``path`` holds; a model of another
+        game than ``game`` with ``seats`` (when given) is a ``ModelFileError``."""
         p = self.params
-        data = storage.load(path, p.size_edges, p.max_nodes, p.prune_to)
+        data = storage.load(path, p.size_edges, p.max_nodes, p.prune_to, game, seats)
         self.generic, self.stores = data.generic, data.stores
         self.action_counts = {name: self._new_counts(counts)
                               for name, counts in data.frequencies.items()}
+        self._loaded_game = (data.game, data.seats)
+        self._changed = False
 
     @classmethod
     def load(cls, path: str | Path, params: ModellerParams | None = None, mode: Mode = "full",
-             preflop_values: np.ndarray | None = None) -> OpponentModeller:
+             preflop_values: np.ndarray | None = None, game: GameConfig | None = None,
+             seats: int | None = None) -> OpponentModeller:
         """A modeller with what ``path`` holds; a bad file raises ``ModelFileError``."""
         model = cls(params, mode, preflop_values)
-        model.load_from(path)
+        model.load_from(path, game, seats)
         return model

@@ -316,7 +316,17 @@ def format_table(summary: RunSummary) -> str:
         lines.append(f"{name:<14}{p.raw.hands:>9}  {_cell_text(p.raw):<32}{bb100:>9}{mbb:>9}  "
                      f"{_cell_text(p.luck_adjusted.stat):<36}")
     lines += _adjustment_notes(summary)
+    lines += _fault_notes(summary)
     return "\n".join(lines)
+
+
+def _fault_notes(summary: RunSummary) -> list[str]:
+    """A line for every player with faults: a failed call into it (its constructor,
+    ``start()``, ``act()``...), under ``on_bot_error: fold``, where its seat checked or
+    folded instead; the records are in ``blocks.jsonl``."""
+    return [f"note: {name} had {p.faults} bot fault{'s' if p.faults > 1 else ''} (its seat "
+            f"checked or folded instead; see blocks.jsonl)"
+            for name, p in summary.players.items() if p.faults]
 
 
 def _cell_text(stat: Stat) -> str:
