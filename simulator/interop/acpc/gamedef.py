@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Literal
 
 from simulator.core.errors import HoldemError
+from simulator.core.files import FileRefused, read_regular
 from simulator.core.game import GameConfig
 from simulator.core.state import HandState
 
@@ -186,11 +187,16 @@ def _checked(betting: Literal["limit", "nolimit"], raw: dict[str, tuple[int, ...
     return gd
 
 
+MAX_GAMEDEF_BYTES = 1 << 20  # a .game file is a few lines
+
+
 def load_gamedef(path: str | Path) -> GameDef:
     """Read a ``.game`` file; :class:`GameDefError` names the file and the key."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, MAX_GAMEDEF_BYTES).decode("utf-8")
+    except FileRefused as exc:
+        raise GameDefError(str(exc)) from None
     except OSError as exc:
         raise GameDefError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
