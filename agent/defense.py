@@ -23,17 +23,20 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent.strength.equity import equity
 
+MAX_SAMPLES = 100_000
+
 
 class DefenseParams(BaseModel):
     """Parameters of the pre-flop defence (all proposed here)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     enabled: bool
     realization: float = Field(gt=0, le=1.5)
     """The share of its showdown equity a hand is taken to win when it plays on."""
-    samples: int = Field(ge=1)
-    """Monte-Carlo deals of the equity against the opponents' weighted ranges."""
+    samples: int = Field(ge=1, le=MAX_SAMPLES)
+    """Monte-Carlo deals of the equity against the opponents' weighted ranges (at most
+    :data:`MAX_SAMPLES`: a decision must end)."""
 
 
 def worth_calling(share: float, to_call: int, pot: int, params: DefenseParams) -> bool:

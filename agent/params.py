@@ -49,7 +49,7 @@ class AgentParamsError(HoldemError, ValueError):
 class AgentParams(BaseModel):
     """Everything the heuristic agent reads; see ``configs/agents/default.yaml``."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     model: Literal["off", "frequencies", "full"]
     model_file: str | None

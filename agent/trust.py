@@ -55,10 +55,10 @@ WINDOW = 1000  # showdowns per opponent the fit runs over (see the module docstr
 class TrustParams(BaseModel):
     """The prior of each opponent's trust (values proposed here, in the agent's YAML)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     prior: float = Field(ge=0, le=1)
-    prior_weight: float = Field(ge=0)
+    prior_weight: float = Field(ge=0, le=1e9)
 
 
 @dataclass

@@ -223,13 +223,11 @@ def test_traces_explain_a_hand(tmp_path: Path) -> None:
 
 
 def test_the_shipped_modeller_section_is_the_modellers_own_default() -> None:
-    import dataclasses
-
     from agent.modeller import ModellerParams
     from agent.params import load_agent_params
 
     shipped = load_agent_params().modeller_params()
-    assert dataclasses.asdict(shipped) == dataclasses.asdict(ModellerParams())
+    assert shipped == ModellerParams()
 
 
 HEADS_UP = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=2000)

@@ -356,7 +356,7 @@ def test_every_call_at_every_table_size(game: GameConfig, seats: int) -> None:
 
 
 @pytest.mark.parametrize(("data", "match"), [
-    ({"min_match": 3}, "unknown modeller parameter"), ({"min_matches": 0}, "min_matches"),
+    ({"min_match": 3}, "min_match: unknown key"), ({"min_matches": 0}, "min_matches"),
     ({"size_edges": []}, "size_edges"), ({"size_edges": [1, 2, 3, 4, 5, 6, 7]}, "size_edges"),
     ({"prune_to": 1.0}, "prune_to"), ({"reweighting": "loki3"}, "reweighting"),
     ({"sigma_postflop": 0}, "sigma_postflop"), ({"weight_floor": 0}, "weight_floor"),
