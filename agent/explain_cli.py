@@ -5,20 +5,24 @@ a finished run's output dir (``RUN_DIR/bots/<seat>/trace-b{B}-p{P}.jsonl``) and 
 beside each decision: the cards, the board, the pot, the strength (EHS, HS, PPOT, NPOT), the E
 of every candidate with where its parameters came from (the chain store at which relax level,
 or the heuristics), the action chosen, and how the hand ended. ``--seat NAME`` picks one agent
-when several traced.
+when several traced. A trace line that cannot be read or explained (a torn last line, a
+record missing a field) is skipped and reported on stderr, one line per file; the rest of
+the hand is explained.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent.traces import TraceError, read_traces, trace_path
+from agent.traces import TraceError, read_trace_lines, trace_path
 from simulator import HoldemError
 
 COLUMNS = ("Pw", "ESw", "EBw", "Pvf", "ESvf", "EBvf", "Phf", "EBhf")
+SHOWN_SKIPS = 5  # skipped lines listed by number; the rest are counted
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -60,8 +64,24 @@ def _decision(record: dict[str, Any]) -> list[str]:
     return lines
 
 
+@dataclass
+class Explanation:
+    """What ``holdem explain`` prints (``text``) and the trace lines it skipped, as lines
+    for stderr."""
+
+    text: str
+    skipped: list[str]
+
+
 def explain(run_dir: Path, block: int, perm: int, hand: int, seat: str | None = None) -> str:
     """The text ``holdem explain`` prints; ``HoldemError`` when there is nothing to show."""
+    return explain_hand(run_dir, block, perm, hand, seat).text
+
+
+def explain_hand(run_dir: Path, block: int, perm: int, hand: int,
+                 seat: str | None = None) -> Explanation:
+    """The hand explained from every traced seat's records, a malformed record or line
+    skipped and reported (the rest is explained); ``HoldemError`` when nothing is left."""
     bots = Path(run_dir) / "bots"
     seats = [seat] if seat else sorted(p.name for p in bots.glob("*") if p.is_dir())
     found = [(name, trace_path(bots / name, block, perm)) for name in seats]
@@ -69,26 +89,59 @@ def explain(run_dir: Path, block: int, perm: int, hand: int, seat: str | None = 
     if not found:
         raise TraceError(f"no decision traces for block {block}, permutation {perm} under "
                          f"{str(bots)!r}: run the agent with trace: true")
-    out = []
+    out: list[str] = []
+    skipped: list[str] = []
     for name, path in found:
-        records = read_traces(path, hand)
-        if not records:
-            continue
-        out.append(f"hand {hand} (block {block}, permutation {perm}): {name} in seat "
-                   f"{records[0]['seat']}")
-        for record in records:
-            if "end" in record:
-                end = record["end"]
-                shown = ", ".join(f"{k} {v}" for k, v in end["shown"].items()) or "none"
-                out.append(f"  actions: {' '.join(end['actions'])}")
-                out.append(f"  board {end['board'] or '-'}; shown: {shown}; result "
-                           f"{end['net']:+d} chips")
-            else:
-                out += _decision(record)
+        lines = read_trace_lines(path, hand)
+        text, bad = _explain_records(name, lines.records, hand, block, perm)
+        out += text
+        if lines.skipped or bad:
+            skipped.append(_skipped_line(path, lines.skipped + bad))
     if not out:
+        more = f"; {'; '.join(skipped)}" if skipped else ""
         raise TraceError(f"hand {hand} is not in the traces of block {block}, permutation "
-                         f"{perm} ({', '.join(str(p) for _, p in found)})")
-    return "\n".join(out)
+                         f"{perm} ({', '.join(str(p) for _, p in found)}){more}")
+    return Explanation("\n".join(out), skipped)
+
+
+def _explain_records(name: str, records: list[tuple[int, dict[str, Any]]], hand: int,
+                     block: int, perm: int) -> tuple[list[str], list[tuple[int, str]]]:
+    """The lines of one seat's records, and the records that could not be explained."""
+    out: list[str] = []
+    bad: list[tuple[int, str]] = []
+    for number, record in records:
+        try:
+            lines = _end(record["end"]) if "end" in record else _decision(record)
+            if not out:
+                lines = [f"hand {hand} (block {block}, permutation {perm}): {name} in seat "
+                         f"{int(record['seat'])}", *lines]
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError,
+                RecursionError) as exc:
+            bad.append((number, _why(exc)))
+            continue
+        out += lines
+    return out, bad
+
+
+def _end(end: dict[str, Any]) -> list[str]:
+    shown = ", ".join(f"{k} {v}" for k, v in end["shown"].items()) or "none"
+    return [f"  actions: {' '.join(end['actions'])}",
+            f"  board {end['board'] or '-'}; shown: {shown}; result {end['net']:+d} chips"]
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, KeyError):
+        return f"no {exc.args[0]!r}"
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return f"a malformed record ({type(exc).__name__})"
+
+
+def _skipped_line(path: Path, skipped: list[tuple[int, str]]) -> str:
+    skipped = sorted(skipped)
+    listed = ", ".join(f"line {n} ({why})" for n, why in skipped[:SHOWN_SKIPS])
+    more = f" and {len(skipped) - SHOWN_SKIPS} more" if len(skipped) > SHOWN_SKIPS else ""
+    return f"{path}: skipped {len(skipped)} malformed trace line(s): {listed}{more}"
 
 
 def main(argv: list[str]) -> int:
@@ -97,8 +150,11 @@ def main(argv: list[str]) -> int:
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
     try:
-        print(explain(args.run_dir, args.block, args.perm, args.hand, args.seat))
+        explanation = explain_hand(args.run_dir, args.block, args.perm, args.hand, args.seat)
     except HoldemError as exc:
         print(f"holdem explain: {exc}", file=sys.stderr)
         return 2
+    print(explanation.text)
+    for line in explanation.skipped:
+        print(f"holdem explain: {line}", file=sys.stderr)
     return 0
