@@ -51,6 +51,7 @@ import numpy as np
 from agent.modeller.chains import FLOAT_COLUMNS, INT_COLUMNS, ROOTS, ChainStore
 from agent.modeller.errors import ModelFileError
 from agent.modeller.frequencies import CONTEXTS, KINDS, STREETS
+from agent.modeller.params import MAX_NODES, MAX_SIZE_EDGES
 from simulator.core.archive import (
     Archive,
     ArchiveError,
@@ -65,14 +66,12 @@ from simulator.core.game import GameConfig
 
 FORMAT = "holdem-opponent-model"
 VERSION = 3
-MAX_SIZE_EDGES = 6
 MAX_STORES = 1000  # opponents one model may know
-MAX_NODES = 10_000_000  # nodes of one store in a file (the modeller's cap is at most this)
 MAX_COUNT = 2**53  # hands or actions counted: far beyond any match, exact as a float
 MAX_NAME = 200
-MAX_FILE_BYTES = 8 << 30
+MAX_FILE_BYTES = 2 << 30
 LIMITS = Limits(file_bytes=MAX_FILE_BYTES, array_bytes=MAX_NODES * FLOAT_COLUMNS * 8,
-                members=3 * (MAX_STORES + 1) + 2, total_bytes=16 << 30)
+                members=3 * (MAX_STORES + 1) + 2, total_bytes=8 << 30)
 _HEADER_KEYS = {"format", "version", "checksum", "size_edges", "stores", "frequencies", "game"}
 
 
