@@ -23,7 +23,9 @@ reports reaches (blocks of at most 2,000 deals); beyond that the oldest evidence
 the trust also follows a player who changes. The alternatives were an online EM (a step per
 showdown: it changes every fit from the first showdown on) and a likelihood kept on a grid of
 alpha (exact, but its resolution is one more number to choose); the window keeps the fit the
-reports were tuned with.
+reports were tuned with. On the tuning seeds (heads-up limit, 4 blocks of 5,000 deals, both
+seatings) the window against the full fit earned +0.014 SB/hand [-0.008, +0.036] against
+``maniac`` and +0.010 [-0.017, +0.037] against ``exploiter``: no measurable difference.
 
 >>> t = RangeTrust(prior=0.7, prior_weight=5)
 >>> t.alpha("x")
