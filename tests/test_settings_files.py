@@ -1,7 +1,7 @@
 """Settings files (run and league configs, agent parameter files and their sections, ACPC
 ``.game`` files, a seat's ``--params``) are read within bounds: a regular file of a few
 megabytes at most, so ``/dev/zero``, a FIFO or a huge file is one line and exit 2, never a
-hang or a ``MemoryError``."""
+hang or a ``MemoryError``. Dealer logs and hand histories are read as regular files too."""
 
 from __future__ import annotations
 
@@ -81,3 +81,15 @@ def test_acpc_game_and_params_files_are_read_within_bounds(tmp_path: Path, kind:
         out, err = io.StringIO(), io.StringIO()
         assert _in_time(functools.partial(acpc, args, out, err)) == 2
         assert PROBLEM[kind] in err.getvalue() and err.getvalue().count("\n") == 1
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo"])
+def test_a_log_or_a_history_that_is_not_a_regular_file_is_one_line(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], kind: str) -> None:
+    bad = _bad_file(tmp_path, kind)
+    out, err = io.StringIO(), io.StringIO()
+    assert _in_time(functools.partial(acpc, ["log2phh", str(bad), "--game", str(LIMIT)],
+                                      out, err)) == 2
+    assert "not a regular file" in err.getvalue() and err.getvalue().count("\n") == 1
+    assert _in_time(lambda: holdem(["replay", str(bad)])) == 2
+    assert "not a regular file" in capfd.readouterr().err

@@ -60,6 +60,7 @@ from simulator.arena.tournament import derive_seed, package_version
 from simulator.arena.validation import read_yaml
 from simulator.core.durations import parse_seconds
 from simulator.core.errors import HoldemError
+from simulator.core.files import FileRefused, read_regular
 from simulator.core.game import GameConfig
 from simulator.core.names import check_seat_name, names_problem, seat_name_problem
 from simulator.core.records import HandResult
@@ -77,6 +78,7 @@ from simulator.play.registry import build, check_for_game, resolve
 
 LOG_FILE = "acpc.log"
 ACPC_SEAT = "acpc"
+MAX_LOG_BYTES = 1 << 30  # a dealer's log is read whole; a FIFO or /dev/zero never ends
 CLIENT_TIMEOUT = 60.0  # seconds for a dealer's next line: the others' turns, at their limits
 
 
@@ -459,7 +461,9 @@ def _log2phh_parser(p: argparse.ArgumentParser) -> None:
 def _run_log2phh(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _, game = _game(args.game)
     try:
-        text = Path(args.log).read_text(encoding="utf-8")
+        text = read_regular(Path(args.log), MAX_LOG_BYTES).decode("utf-8")
+    except FileRefused as exc:
+        raise UsageError(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{args.log}: cannot read: {exc}") from None
     try:
