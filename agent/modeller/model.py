@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import IO, Literal
 
 import numpy as np
 
@@ -364,7 +364,7 @@ class OpponentModeller:
         mode that learns)."""
         return self._changed
 
-    def save(self, target: str | Path | BinaryIO) -> None:
+    def save(self, target: str | Path | IO[bytes]) -> None:
         """Write the chain stores and frequency counts into an open binary file or to a path
         (see ``agent.modeller.storage``); the game is the one of ``start``."""
         context = self._context

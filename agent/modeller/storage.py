@@ -44,7 +44,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 import numpy as np
 
@@ -92,7 +92,7 @@ def game_record(game: GameConfig, seats: int) -> dict[str, Any]:
     return {**dataclasses.asdict(game), "blinds": list(game.blinds), "seats": seats}
 
 
-def save(target: str | Path | BinaryIO, data: ModelData) -> None:
+def save(target: str | Path | IO[bytes], data: ModelData) -> None:
     """Write ``data``, compressed, into an open binary file (opened by the caller: never
     through a symlink) or to a path (atomically, never through a symlink)."""
     names = sorted(data.stores)

@@ -40,7 +40,7 @@ import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 import numpy as np
 
@@ -105,7 +105,7 @@ def checksum(header: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> int
     return crc
 
 
-def dump_archive(file: BinaryIO, fmt: str, version: int, fields: Mapping[str, Any],
+def dump_archive(file: IO[bytes], fmt: str, version: int, fields: Mapping[str, Any],
                  arrays: Mapping[str, np.ndarray], *, compress: bool = False) -> None:
     """Write an archive into an open binary file (which the caller opened safely)."""
     if HEADER in arrays:
