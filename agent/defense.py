@@ -28,11 +28,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from simulator.core.equity import preflop_equities as _against_each
 
+MAX_SAMPLES = 100_000
+
 
 class DefenseParams(BaseModel):
     """Parameters of the pre-flop defence (all proposed here)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     enabled: bool
     realization: float = Field(gt=0, le=1.5)

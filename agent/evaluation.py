@@ -63,21 +63,22 @@ if TYPE_CHECKING:  # the modeller's records, only named here
     from agent.modeller import ChainAnswer, EndingStats
 
 CandidateKind = Literal["fold", "check", "call", "bet", "raise"]
+MAX_SIZE_POTS = 1000.0
 
 
 class EvaluationParams(BaseModel):
     """Parameters of E(t), all proposed here (the seed report fixes none); their values live in
-    ``agent/data/default.yaml``."""
+    ``agent/data/default.yaml``. Every one is finite and bounded so that play is possible."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
-    chain_threshold: int = Field(ge=1)
+    chain_threshold: int = Field(ge=1, le=10**9)
     """Chains that must match before the chain store is used at all."""
-    chain_prior: float = Field(ge=0)
+    chain_prior: float = Field(ge=0, le=1e9)
     """Pseudo-observations of the heuristic that chain counts are blended with."""
-    shown_prior: float = Field(ge=0)
+    shown_prior: float = Field(ge=0, le=1e9)
     """Pseudo-observations of our own win probability blended with the showdown evidence."""
-    shown_scale: float = Field(gt=0)
+    shown_scale: float = Field(gt=0, le=100)
     """Logistic scale of "our strength minus their mean shown strength" -> win probability."""
     future_bet_rate: float = Field(ge=0, le=3)
     """Bets (future units) each player still in puts in per betting round still to come."""
@@ -90,9 +91,10 @@ class EvaluationParams(BaseModel):
     an opponent folds at most the share of its range below it."""
     size_fold_exponent: float = Field(ge=0, le=3)
     """No-limit: how much more often opponents fold to bigger bets (0: not at all)."""
-    nolimit_sizes: Annotated[tuple[Annotated[float, Field(gt=0)], ...],
-                             Field(strict=False, min_length=1)]
-    """No-limit bet and raise sizes in pots (an all-in is always a candidate too)."""
+    nolimit_sizes: Annotated[tuple[Annotated[float, Field(gt=0, le=MAX_SIZE_POTS)], ...],
+                             Field(strict=False, min_length=1, max_length=16)]
+    """No-limit bet and raise sizes in pots (an all-in is always a candidate too); a size
+    past :data:`MAX_SIZE_POTS` pots is an all-in in any game, and overflows the chips."""
 
 
 # --- the decision ----------------------------------------------------------------------------

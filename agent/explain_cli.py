@@ -13,9 +13,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-from agent.traces import DecisionRecord, EndRecord, TraceError, read_traces, trace_path
+from agent.traces import DecisionRecord, EndRecord, TraceError, read_trace_lines, trace_path
 from simulator import HoldemError
 from simulator.core.helptext import summary
 from simulator.play.registry import registered
@@ -85,9 +86,27 @@ def _seat_bot(run_dir: Path, seat: str) -> str | None:
         return None
 
 
+SHOWN_SKIPS = 5  # skipped lines listed by number; the rest are counted
+
+
+@dataclass
+class Explanation:
+    """What ``holdem explain`` prints (``text``) and the trace lines it skipped, as lines
+    for stderr."""
+
+    text: str
+    skipped: list[str]
+
+
 def explain(run_dir: Path, block: int, perm: int, hand: int, seat: str | None = None) -> str:
-    """The text ``holdem explain`` prints; ``HoldemError`` when there is nothing to show.
-    Malformed trace lines are skipped, and said so at the end."""
+    """The text ``holdem explain`` prints; ``HoldemError`` when there is nothing to show."""
+    return explain_hand(run_dir, block, perm, hand, seat).text
+
+
+def explain_hand(run_dir: Path, block: int, perm: int, hand: int,
+                 seat: str | None = None) -> Explanation:
+    """The hand explained from every traced seat's records, a malformed line skipped and
+    reported (the rest is explained); ``HoldemError`` when nothing is left."""
     bots = Path(run_dir) / "bots"
     seats = [seat] if seat else sorted(p.name for p in bots.glob("*") if p.is_dir())
     found = [(name, trace_path(bots / name, block, perm)) for name in seats]
@@ -102,8 +121,10 @@ def explain(run_dir: Path, block: int, perm: int, hand: int, seat: str | None = 
     out: list[str] = []
     skipped: list[str] = []
     for name, path in found:
-        records, bad = read_traces(path, hand)
-        skipped += bad
+        lines = read_trace_lines(path, hand)
+        if lines.skipped:
+            skipped.append(_skipped_line(path, lines.skipped))
+        records = [record for _, record in lines.records]
         if not records:
             continue
         out.append(f"hand {hand} (block {block}, permutation {perm}): {name} in seat "
@@ -111,13 +132,16 @@ def explain(run_dir: Path, block: int, perm: int, hand: int, seat: str | None = 
         for record in records:
             out += _end(record) if isinstance(record, EndRecord) else _decision(record)
     if not out:
+        more = f"; {'; '.join(skipped)}" if skipped else ""
         raise TraceError(f"hand {hand} is not in the traces of block {block}, permutation "
-                         f"{perm} ({', '.join(str(p) for _, p in found)})"
-                         + (f"; {len(skipped)} malformed line(s) skipped" if skipped else ""))
-    if skipped:
-        out.append(f"skipped {len(skipped)} malformed trace line(s): {skipped[0]}"
-                   + (" ..." if len(skipped) > 1 else ""))
-    return "\n".join(out)
+                         f"{perm} ({', '.join(str(p) for _, p in found)}){more}")
+    return Explanation("\n".join(out), skipped)
+
+
+def _skipped_line(path: Path, skipped: list[tuple[int, str]]) -> str:
+    listed = ", ".join(f"line {n} ({why})" for n, why in sorted(skipped)[:SHOWN_SKIPS])
+    more = f" and {len(skipped) - SHOWN_SKIPS} more" if len(skipped) > SHOWN_SKIPS else ""
+    return f"{path}: skipped {len(skipped)} malformed trace line(s): {listed}{more}"
 
 
 def main(argv: list[str]) -> int:
@@ -126,8 +150,11 @@ def main(argv: list[str]) -> int:
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
     try:
-        print(explain(args.run_dir, args.block, args.perm, args.hand, args.seat))
+        explanation = explain_hand(args.run_dir, args.block, args.perm, args.hand, args.seat)
     except HoldemError as exc:
         print(f"holdem explain: {exc}", file=sys.stderr)
         return 2
+    print(explanation.text)
+    for line in explanation.skipped:
+        print(f"holdem explain: {line}", file=sys.stderr)
     return 0

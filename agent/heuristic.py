@@ -20,9 +20,10 @@ the bot's random draws are averaged out.
 
 Opponents are told apart by their seat names, so a model follows a bot when seats are
 permuted. The model lives for the bot's life (a block, in tournaments); ``model_file``
-starts it from a saved one, which it only reads; ``close()`` saves the model into the bot's
-directory of the output dir, one file per block, permutation and seat, so results never
-depend on the number of workers. All randomness comes from the bot's own generator.
+starts it from a saved one (of the same game), which it only reads; ``close()`` saves the
+model into the bot's directory of the output dir when it learned anything (``save_model``),
+one file per block, permutation and seat, so results never depend on the number of workers.
+All randomness comes from the bot's own generator.
 """
 
 from __future__ import annotations
@@ -39,13 +40,14 @@ from agent.postflop import PostflopRows, postflop_rows
 from agent.preflop.expert import PreflopExpert
 from agent.preflop_policy import PreflopRows, preflop_rows
 from agent.trace_records import decision_record, end_record
-from agent.traces import TraceWriter, trace_path
+from agent.traces import TraceWriter, trace_name
 from agent.trust import RangeTrust, shown_likelihoods
 from simulator import (
     Action,
     BaseBot,
     BotContext,
     Event,
+    GameConfig,
     HandEnded,
     HandStarted,
     Observation,
@@ -61,8 +63,12 @@ MODEL_SUFFIX = ".model"
 Rows = PreflopRows | PostflopRows
 
 
+def model_name(block: int, permutation: int) -> str:
+    return f"model-b{block}-p{permutation}{MODEL_SUFFIX}"
+
+
 def model_path(directory: Path, block: int, permutation: int) -> Path:
-    return Path(directory) / f"model-b{block}-p{permutation}{MODEL_SUFFIX}"
+    return Path(directory) / model_name(block, permutation)
 
 
 class HeuristicAgent(BaseBot):
@@ -87,16 +93,25 @@ class HeuristicAgent(BaseBot):
         overrides = {k: v for k, v in params.items() if k not in ("config", "seed")}
         return identity(load_agent_params(params.get("config"), overrides))
 
+    @classmethod
+    def check_seat(cls, params: dict[str, Any], game: GameConfig, seats: int) -> None:
+        """Refuse, before any work, a ``model_file`` this seat could not start from."""
+        overrides = {k: v for k, v in params.items() if k not in ("config", "seed")}
+        resolved = load_agent_params(params.get("config"), overrides)
+        if resolved.model_file is not None:
+            OpponentModeller.load(resolved.model_file, resolved.modeller_params(),
+                                  resolved.model, game=game, seats=seats)
+
     # --- the lifecycle ---------------------------------------------------------------------
 
     def start(self, context: BotContext) -> None:
         self.context = context
         self.modeller.start(context)
         if self.params.model_file is not None:
-            self.modeller.load_from(self.params.model_file)
+            self.modeller.load_from(self.params.model_file, context.game, len(context.names))
         if self.params.trace and context.directory is not None:
-            path = trace_path(context.directory, context.block, context.permutation)
-            self._tracer = TraceWriter(open(path, "w", encoding="utf-8"))  # noqa: SIM115
+            self._tracer = TraceWriter(context.open_file(trace_name(context.block,
+                                                                    context.permutation)))
 
     def observe(self, event: Event) -> None:
         if isinstance(event, HandStarted):
@@ -128,9 +143,11 @@ class HeuristicAgent(BaseBot):
 
     def close(self) -> None:
         context = self.context
-        if context is not None and context.directory is not None:
-            self.modeller.save(model_path(context.directory, context.block,
-                                          context.permutation))
+        save = self.params.save_model
+        if context is not None and context.directory is not None and (
+                save == "always" or save == "changed" and self.modeller.changed):
+            with context.open_file(model_name(context.block, context.permutation), "wb") as f:
+                self.modeller.save(f)
         if self._tracer is not None:
             self._tracer.close()
             self._tracer = None

@@ -58,10 +58,11 @@ class AgentParamsError(HoldemError, ValueError):
 class AgentParams(BaseModel):
     """Everything the heuristic agent reads; see ``agent/data/default.yaml``."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     model: Literal["off", "frequencies", "full"]
     model_file: str | None
+    save_model: Literal["changed", "always", "never"]
     trace: bool
     lookahead: Literal[1, 2]
     evaluation: EvaluationParams

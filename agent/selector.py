@@ -37,12 +37,12 @@ from agent.evaluation import Candidate
 class SelectorParams(BaseModel):
     """How E turns into a choice (values proposed here, in ``agent/data/default.yaml``)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     method: Literal["softmax", "proportional"]
-    temperature: float = Field(gt=0)
+    temperature: float = Field(gt=0, le=1e6)
     """Softmax temperature in units of the decision's chip scale."""
-    continued_aggression: float = Field(ge=0)
+    continued_aggression: float = Field(ge=0, le=1e6)
     """Extra weight of a bet when we were the last aggressor of the previous round."""
 
 

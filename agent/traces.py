@@ -17,12 +17,16 @@ True
 
 from __future__ import annotations
 
+import os
+import stat
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from simulator import HoldemError
+from simulator.core.files import NONBLOCK
 
 
 class TraceError(HoldemError, ValueError):
@@ -134,12 +138,17 @@ def parse_record(line: str) -> TraceRecord:
     raise TraceError(f"not a trace record ({where}: {first['msg']})")
 
 
+def trace_name(block: int, permutation: int) -> str:
+    return f"trace-b{block}-p{permutation}.jsonl"
+
+
 def trace_path(directory: Path, block: int, permutation: int) -> Path:
-    return Path(directory) / f"trace-b{block}-p{permutation}.jsonl"
+    return Path(directory) / trace_name(block, permutation)
 
 
 class TraceWriter:
-    """Appends records to one block-and-permutation file."""
+    """Appends decision records to one block-and-permutation file, opened by the caller
+    (through ``BotContext.open_file``, which never follows a symlink)."""
 
     def __init__(self, file: IO[str]) -> None:
         self._file: IO[str] | None = file
@@ -154,22 +163,51 @@ class TraceWriter:
             self._file = None
 
 
-def read_traces(path: Path, hand: int | None = None
-                ) -> tuple[list[TraceRecord], list[str]]:
-    """The records of a trace file (of one hand when ``hand`` is given), in decision order,
-    and a line per malformed record that was skipped (``path:line: why``)."""
+@dataclass
+class TraceLines:
+    """The records of a trace file by line number, and the lines skipped, with why."""
+
+    records: list[tuple[int, TraceRecord]] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+
+def read_trace_lines(path: Path, hand: int | None = None) -> TraceLines:
+    """The records of a trace file (of one hand when ``hand`` is given), in decision order.
+
+    A line that is not a record of the schema (a torn last line, garbage, nesting too deep,
+    a field missing or of the wrong type) is skipped and reported, never the end of the
+    file: the other hands stay explainable. A file that cannot be opened at all is a
+    :class:`TraceError`.
+    """
+    out = TraceLines()
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        with open_text(Path(path)) as f:
+            for number, line in enumerate(f, 1):
+                try:
+                    record = parse_record(line)
+                except TraceError as exc:
+                    out.skipped.append((number, str(exc)))
+                    continue
+                if hand is None or record.hand == hand:
+                    out.records.append((number, record))
     except (OSError, UnicodeDecodeError) as exc:
         raise TraceError(f"{path}: cannot read the trace: {exc}") from None
-    out: list[TraceRecord] = []
-    skipped: list[str] = []
-    for number, line in enumerate(lines, 1):
-        try:
-            record = parse_record(line)
-        except TraceError as exc:
-            skipped.append(f"{path}:{number}: {exc}")
-            continue
-        if hand is None or record.hand == hand:
-            out.append(record)
-    return out, skipped
+    return out
+
+
+def read_traces(path: Path, hand: int | None = None) -> list[TraceRecord]:
+    """The well-formed records of a trace file (of one hand when ``hand`` is given)."""
+    return [record for _, record in read_trace_lines(path, hand).records]
+
+
+def open_text(path: Path) -> IO[str]:
+    """A regular file for reading text, line by line (a trace may be long)."""
+    fd = os.open(path, os.O_RDONLY | NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise TraceError(f"{path}: not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, encoding="utf-8", errors="strict")
+    except BaseException:
+        os.close(fd)
+        raise

@@ -86,7 +86,7 @@ def test_blocks_split_hands_with_a_short_last_block() -> None:
     ({"seats": _seats()[:1], "hands": 5, "seed": 1}, "config: seats: expected at least 2 "
                                                       "items, got 1"),
     ({"seats": [{"name": "a", "bot": "call"}] * 2, "hands": 5, "seed": 1},
-     "config: seats: expected unique names, repeated: a"),
+     "config: seats: expected unique names (ignoring case), repeated: a"),
     (_base(duplicate=True, game={"reset_stacks": False}),
      "config: duplicate: true needs game.reset_stacks: true"),
     (_base(game={"small_bet": 2}), "config: game.small_bet: expected no small_bet"),

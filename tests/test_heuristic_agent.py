@@ -201,7 +201,8 @@ def test_the_model_is_saved_per_block_and_permutation_and_can_be_loaded(
     files = sorted(p.name for p in (out / "bots" / "hero").iterdir())
     assert files == sorted(model_path(Path("."), b, p).name for b in (0, 1) for p in (0, 1))
     again = HeuristicAgent(model_file=str(out / "bots" / "hero" / files[0]))
-    again.start(BotContext(0, ("hero", "villain"), LIMIT))  # reads it without complaint
+    game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)  # the run's
+    again.start(BotContext(0, ("hero", "villain"), game))  # reads it without complaint
 
 
 def test_traces_explain_a_hand(tmp_path: Path) -> None:
@@ -219,13 +220,11 @@ def test_traces_explain_a_hand(tmp_path: Path) -> None:
 
 
 def test_the_shipped_modeller_section_is_the_modellers_own_default() -> None:
-    import dataclasses
-
     from agent.modeller import ModellerParams
     from agent.params import load_agent_params
 
     shipped = load_agent_params().modeller_params()
-    assert dataclasses.asdict(shipped) == dataclasses.asdict(ModellerParams())
+    assert shipped == ModellerParams()
 
 
 HEADS_UP = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=2000)

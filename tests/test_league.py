@@ -29,8 +29,8 @@ def _rows(out: Path) -> list[dict[str, str]]:
 def test_every_pair_plays_and_the_crosstable_is_antisymmetric(tmp_path: Path) -> None:
     cells = run_league(_config(tmp_path), quiet=True)
     out = tmp_path / "league"
-    assert sorted(p.name for p in (out / "pairs").iterdir()) == [
-        "station-vs-raiser", "wild-vs-raiser", "wild-vs-station"]
+    assert sorted(str(p.relative_to(out / "pairs")) for p in (out / "pairs").glob("*/*")) == [
+        "station/vs-raiser", "wild/vs-raiser", "wild/vs-station"]
     assert len(cells) == 6
     by = {(c.row, c.column): c for c in cells}
     for (a, b), cell in by.items():

@@ -37,8 +37,8 @@ CASES = {
 }
 
 EXPECTED = {
-    "loki-exploiter-limit": "f77b70e63518331f",
-    "loki-exploiter-random-nolimit": "5a1a3052adfced21",
+    "loki-exploiter-limit": "3cbd464066b4d5ea",
+    "loki-exploiter-random-nolimit": "6b541573a6caa4ba",
 }
 
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import IO, Literal
 
 import numpy as np
 
@@ -71,6 +71,7 @@ from simulator import (
     BoardDealt,
     BotContext,
     Event,
+    GameConfig,
     HandEnded,
     HandStarted,
     Showdown,
@@ -112,6 +113,8 @@ class OpponentModeller:
         self._context: BotContext | None = None
         self._path: list[HandModel] = []  # the hand after 0, 1, 2, ... of its actions
         self._records: list[ActionRecord] = []
+        self._changed = False
+        self._loaded_game: tuple[GameConfig, int] | None = None
         self._dispatch: dict[type, Callable[[Event], None]] = {
             HandStarted: self._hand_started, ActionTaken: self._action,
             BoardDealt: self._board, Showdown: self._showdown, HandEnded: self._hand_ended}
@@ -129,6 +132,7 @@ class OpponentModeller:
         self.stores = {}
         self.action_counts = {}
         self._path, self._records = [], []
+        self._changed = False
 
     def observe(self, event: Event) -> None:
         """Every event our bot gets, in order; other seats' private events are ignored."""
@@ -186,6 +190,7 @@ class OpponentModeller:
         hand = self._hand
         if hand is None or not hand.dealt:
             return
+        self._changed = self._changed or self.mode != "off"
         self._replace(hand.settled())
         if self.mode == "full":
             self._store(self._path[-1])
@@ -367,24 +372,40 @@ class OpponentModeller:
 
     # --- persistence ------------------------------------------------------------------------
 
-    def save(self, path: str | Path) -> None:
-        """Write the chain stores and frequency counts (see ``agent.modeller.storage``)."""
-        storage.save(path, storage.ModelData(
-            self.params.size_edges, self.generic, self.stores,
-            {name: f.counts for name, f in self.action_counts.items()}))
+    @property
+    def changed(self) -> bool:
+        """Whether it learned anything since it was made, reset or loaded (a hand seen in a
+        mode that learns)."""
+        return self._changed
 
-    def load_from(self, path: str | Path) -> None:
-        """Replace what this modeller has learned by what ``path`` holds."""
+    def save(self, target: str | Path | IO[bytes]) -> None:
+        """Write the chain stores and frequency counts into an open binary file or to a path
+        (see ``agent.modeller.storage``); the game is the one of ``start``."""
+        context = self._context
+        game = (context.game, len(context.names)) if context is not None else self._loaded_game
+        if game is None:
+            raise ModellerError("save(): call start(context) first: a model records its game")
+        storage.save(target, storage.ModelData(
+            self.params.size_edges, self.generic, self.stores,
+            {name: f.counts for name, f in self.action_counts.items()}, *game))
+
+    def load_from(self, path: str | Path, game: GameConfig | None = None,
+                  seats: int | None = None) -> None:
+        """Replace what this modeller has learned by what ``path`` holds; a model of another
+        game than ``game`` with ``seats`` (when given) is a ``ModelFileError``."""
         p = self.params
-        data = storage.load(path, p.size_edges, p.max_nodes, p.prune_to)
+        data = storage.load(path, p.size_edges, p.max_nodes, p.prune_to, game, seats)
         self.generic, self.stores = data.generic, data.stores
         self.action_counts = {name: self._new_counts(counts)
                               for name, counts in data.frequencies.items()}
+        self._loaded_game = (data.game, data.seats)
+        self._changed = False
 
     @classmethod
     def load(cls, path: str | Path, params: ModellerParams | None = None, mode: Mode = "full",
-             preflop_values: np.ndarray | None = None) -> OpponentModeller:
+             preflop_values: np.ndarray | None = None, game: GameConfig | None = None,
+             seats: int | None = None) -> OpponentModeller:
         """A modeller with what ``path`` holds; a bad file raises ``ModelFileError``."""
         model = cls(params, mode, preflop_values)
-        model.load_from(path)
+        model.load_from(path, game, seats)
         return model

@@ -34,10 +34,12 @@ Tightness = Literal["tight", "moderate", "loose"]
 STRATEGIES = ("make0", "call1", "make1", "call2", "make2", "make4")
 """From the most passive to the most aggressive (Papp 1998, appendix B)."""
 
-_FORBID = ConfigDict(extra="forbid")
-IR = Annotated[int, Strict()]  # income-rate units (thousandths)
+# every value finite and bounded so that play is possible: a size of 1e308 big blinds is no
+# bet, and a Make4 level of 10^9 bets no strategy
+_FORBID = ConfigDict(extra="forbid", allow_inf_nan=False)
+IR = Annotated[int, Strict(), Field(ge=-10**6, le=10**6)]  # income-rate units (thousandths)
 Fraction = Annotated[float, Strict(), Field(ge=0.0, le=1.0)]
-Positive = Annotated[float, Strict(), Field(gt=0.0)]
+Positive = Annotated[float, Strict(), Field(gt=0.0, le=1000.0)]
 
 
 @dataclass(frozen=True, config=_FORBID)
@@ -105,7 +107,7 @@ class NoLimit:
     """No-limit sizes, in big blinds or as factors of the bet faced."""
 
     open_bb: Positive  # an unraised pot is opened to this many big blinds ...
-    limper_bb: Annotated[float, Strict(), Field(ge=0.0)]  # ... plus this many per limper
+    limper_bb: Annotated[float, Strict(), Field(ge=0.0, le=1000.0)]  # ... plus this many a limper
     reraise_factor: Positive  # a raised pot is re-raised to this times the bet faced
     allin_fraction: Fraction  # Make4 moves all-in when a raise would commit more than this
     max_commit: Commit
@@ -118,8 +120,8 @@ class PreflopParams:
     tightness: Tightness
     probability_play: Fraction
     groups: Groups
-    randomization: Annotated[int, Strict(), Field(ge=0)]  # half-width of the IR noise
-    make4_bets: Annotated[int, Strict(), Field(ge=2)]  # Make4's level without a limit cap
+    randomization: Annotated[int, Strict(), Field(ge=0, le=10**6)]  # half-width of IR noise
+    make4_bets: Annotated[int, Strict(), Field(ge=2, le=100)]  # Make4's level with no cap
     nolimit: NoLimit
     thresholds: Thresholds
 

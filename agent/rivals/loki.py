@@ -85,6 +85,7 @@ from agent.modeller import ModellerParams, OpponentModeller
 from agent.preflop.expert import PreflopExpert
 from agent.preflop.params import DEFAULT_PARAMS_FILE, load_preflop_params
 from agent.rivals.betting import bet_or_raise, check_or_fold, pot_odds, pot_raise_to
+from agent.rivals.params import LokiParams, RivalParamsError, validated
 from agent.strength.against import TableStrength, strength_against
 from simulator import (
     Action,
@@ -93,7 +94,6 @@ from simulator import (
     BotContext,
     Event,
     HandStarted,
-    HoldemError,
     Observation,
     Street,
 )
@@ -102,7 +102,7 @@ from simulator.core.betting import Betting
 _TRIPLE_INDEX = {ActionKind.FOLD: 0, ActionKind.CALL: 1, ActionKind.RAISE: 2}
 
 
-class LokiParamsError(HoldemError, ValueError):
+class LokiParamsError(RivalParamsError):
     """A Loki parameter out of its range."""
 
 
@@ -244,20 +244,17 @@ class LokiBot(BaseBot):
     def __init__(self, make2: float = 0.85, make1: float = 0.50, spread: float = 0.05,
                  odds_spread: float = 0.02, lookahead: int = 1, model: str = "frequencies",
                  tightness: str | None = None, seed: int | None = None) -> None:
-        if lookahead not in (1, 2):
-            raise LokiParamsError(f"loki: lookahead must be 1 or 2, got {lookahead!r}")
-        if model not in ("off", "frequencies"):
-            raise LokiParamsError(f"loki: model must be 'off' or 'frequencies', got {model!r}")
-        self.rules = LokiRules(make2, make1, spread, odds_spread)
-        self.lookahead = int(lookahead)
+        p = validated(LokiParams, "loki", {
+            "make2": make2, "make1": make1, "spread": spread, "odds_spread": odds_spread,
+            "lookahead": lookahead, "model": model, "tightness": tightness}, LokiParamsError)
+        self.rules = LokiRules(p.make2, p.make1, p.spread, p.odds_spread)
+        self.lookahead = p.lookahead
         # Papp's Loki-1 counts by bets to call only; the raised-back context is our agent's
-        self.modeller = OpponentModeller(ModellerParams(raised_back_context=False), mode=model)
+        self.modeller = OpponentModeller(ModellerParams(raised_back_context=False),
+                                         mode=p.model)
         params = load_preflop_params(DEFAULT_PARAMS_FILE)
-        if tightness is not None:
-            if tightness not in ("tight", "moderate", "loose"):
-                raise LokiParamsError(f"loki: tightness must be 'tight', 'moderate' or "
-                                      f"'loose', got {tightness!r}")
-            params = replace(params, tightness=tightness)
+        if p.tightness is not None:
+            params = replace(params, tightness=p.tightness)
         self.expert = PreflopExpert(params)
         self.rng = np.random.default_rng(seed)
         self.last_decision: LokiDecision | None = None

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from agent.rivals.betting import bet_or_raise, check_or_fold, pot_odds
+from agent.rivals.params import MCParams, validated
 from agent.strength.equity import equity
 from simulator import Action, BaseBot, Observation
 
@@ -35,12 +36,9 @@ class MonteCarloBot(BaseBot):
 
     def __init__(self, samples: int = 1000, raise_share: float = 1.5,
                  seed: int | None = None) -> None:
-        if samples < 1:
-            raise ValueError(f"mc: samples must be >= 1, got {samples}")
-        if raise_share <= 0:
-            raise ValueError(f"mc: raise_share must be > 0, got {raise_share}")
-        self.samples = int(samples)
-        self.raise_share = float(raise_share)
+        params = validated(MCParams, "mc", {"samples": samples, "raise_share": raise_share})
+        self.samples = params.samples
+        self.raise_share = params.raise_share
         self.rng = np.random.default_rng(seed)
 
     def equity(self, obs: Observation) -> float:

@@ -25,17 +25,12 @@ import numpy as np
 
 from agent.rivals.betting import bet_or_raise, check_or_fold
 from agent.rivals.hand_values import preflop_values
+from agent.rivals.params import StyleParams, validated
 from agent.strength.equity import equity
 from simulator import Action, BaseBot, Observation
 from simulator.core.cards import HOLDING_INDEX
 
 Choice = Literal["raise", "call", "fold"]
-
-
-def _share(name: str, value: float) -> float:
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{name} must be a share in 0..1, got {value}")
-    return float(value)
 
 
 class StyleBot(BaseBot):
@@ -44,15 +39,12 @@ class StyleBot(BaseBot):
     def __init__(self, preflop_play: float = 0.5, preflop_raise: float = 0.1,
                  value: float = 1.4, call: float = 1.0, bluff: float = 0.0,
                  jitter: float = 0.05, samples: int = 300, seed: int | None = None) -> None:
-        self.preflop_play = _share("preflop_play", preflop_play)
-        self.preflop_raise = _share("preflop_raise", preflop_raise)
-        self.bluff = _share("bluff", bluff)
-        self.jitter = _share("jitter", jitter)
-        if not 0 < call <= value:
-            raise ValueError(f"call and value: expected 0 < call <= value, got {call}, {value}")
-        if samples < 1:
-            raise ValueError(f"samples must be >= 1, got {samples}")
-        self.value, self.call, self.samples = float(value), float(call), int(samples)
+        p = validated(StyleParams, type(self).__name__, {
+            "preflop_play": preflop_play, "preflop_raise": preflop_raise, "value": value,
+            "call": call, "bluff": bluff, "jitter": jitter, "samples": samples})
+        self.preflop_play, self.preflop_raise = p.preflop_play, p.preflop_raise
+        self.bluff, self.jitter = p.bluff, p.jitter
+        self.value, self.call, self.samples = p.value, p.call, p.samples
         self.rng = np.random.default_rng(seed)
 
     def _noise(self) -> float:

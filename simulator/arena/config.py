@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import typing
 from pathlib import Path
 from typing import Any, Literal
@@ -41,12 +40,13 @@ from simulator.arena.validation import (
     read_yaml,
     validation_message,
 )
+from simulator.core.durations import MAX_SECONDS
 from simulator.core.errors import GameError, HoldemError
 from simulator.core.game import GameConfig
+from simulator.core.names import names_problem, seat_name_problem
 
 MAX_SEATS = 10
 MAX_DEALS = 10**9  # beyond this a run would take years; refusing it keeps typos from running
-_NAME = re.compile(r"^[A-Za-z0-9_.+-]{1,40}$")
 
 
 class ConfigError(HoldemError, ValueError):
@@ -102,8 +102,9 @@ class SeatSection(_Strict):
     @field_validator("name")
     @classmethod
     def _name(cls, name: str) -> str:
-        if not _NAME.match(name):
-            raise ValueError(f"expected 1-40 letters, digits or _.+- (no spaces), got {name!r}")
+        problem = seat_name_problem(name)
+        if problem is not None:
+            raise ValueError(problem)
         return name
 
 
@@ -130,7 +131,7 @@ class TournamentConfig(_Strict):
     workers: int = Field(1, ge=1, le=256)
     backend: Literal["local", "ray"] = "local"
     on_bot_error: Literal["stop", "fold"] = "stop"
-    bot_timeout: float | None = Field(None, gt=0)
+    bot_timeout: float | None = Field(None, gt=0, le=MAX_SECONDS, allow_inf_nan=False)
     luck: bool = True
     luck_samples: int = Field(400, ge=10)
     output: OutputSection = Field(default_factory=OutputSection)
@@ -143,10 +144,9 @@ class TournamentConfig(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> TournamentConfig:
-        names = [s.name for s in self.seats]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise ValueError(f"{_KEY}seats: expected unique names, repeated: {', '.join(dupes)}")
+        problem = names_problem([s.name for s in self.seats])
+        if problem is not None:
+            raise ValueError(f"{_KEY}seats: {problem}")
         if self.duplicate and not self.game.reset_stacks:
             raise ValueError(f"{_KEY}duplicate: true needs game.reset_stacks: true (duplicate "
                              f"replays the same deals, which carried-over stacks would break)")

@@ -3,11 +3,14 @@
 A league config is a run config whose ``seats`` are replaced by ``bots``, the panel (two or
 more, each ``{name, bot, params}``). Every pair plays its own match, heads-up, with the game,
 hands, blocks, seed, duplicate and workers of the config, into
-``OUTPUT/pairs/<a>-vs-<b>/`` (a normal run dir: ``holdem plot`` and ``--resume`` work on it).
+``OUTPUT/pairs/<a>/vs-<b>/`` (a normal run dir: ``holdem plot`` and ``--resume`` work on it;
+the names are path components of their own, so no two pairs share a dir whatever the names).
 When all pairs are done the league writes ``crosstable.csv`` (one row per ordered pair: the
 row bot's win rate against the column bot with its 95% interval, and per bot its mean over
 its opponents) and ``crosstable.png`` (a heat map with the intervals written in). ``--resume``
-continues every pair where it stopped; ``--force`` starts over.
+continues every pair where it stopped; ``--force`` starts over. Every bot of the panel is
+checked once, before any pair plays, and the league holds a lock on ``OUTPUT`` while it runs,
+as a run does on its dir.
 
 Pairs are independent matches, so the standard error of a bot's mean over its k opponents is
 ``sqrt(sum of squared standard errors) / k``, and its interval takes Student's t at the
@@ -26,10 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from simulator.arena.config import ConfigError, TournamentConfig, parse_config
-from simulator.arena.results import ResultsError
+from simulator.arena.outdir import DirLock, prepare_dir, refuse_symlinks, write_atomic
 from simulator.arena.stats import t975
 from simulator.arena.validation import ValidationInputError, read_yaml
-from simulator.core.errors import for_command_line
+from simulator.core.errors import HoldemError, for_command_line
+from simulator.core.files import open_nofollow
 from simulator.core.helptext import summary
 
 PAIRS_DIR = "pairs"
@@ -50,6 +54,16 @@ class Cell:
     df: float | None = None  # degrees of freedom of stderr (blocks - 1 for a pair's cell)
 
 
+def pair_dir(out_dir: Path, a: str, b: str) -> Path:
+    """A pair's run dir: each name a path component of its own (seat names hold no
+    separator), so distinct pairs never share one.
+
+    >>> str(pair_dir(Path("out"), "a", "b-vs-c")), str(pair_dir(Path("out"), "a-vs-b", "c"))
+    ('out/pairs/a/vs-b-vs-c', 'out/pairs/a-vs-b/vs-c')
+    """
+    return out_dir / PAIRS_DIR / a / f"vs-{b}"
+
+
 def pair_configs(data: dict[str, Any], source: str) -> list[TournamentConfig]:
     """One heads-up config per unordered pair of the panel, validated like any run config."""
     if not isinstance(data, dict):
@@ -67,7 +81,7 @@ def pair_configs(data: dict[str, Any], source: str) -> list[TournamentConfig]:
             pair["seats"] = [a, b]
             names = [s.get("name") if isinstance(s, dict) else None for s in (a, b)]
             pair["output"] = {**(data.get("output") or {}),
-                              "dir": str(out_dir / PAIRS_DIR / f"{names[0]}-vs-{names[1]}")}
+                              "dir": str(pair_dir(out_dir, str(names[0]), str(names[1])))}
             configs.append(parse_config(pair, f"{source} (pair {names[0]} vs {names[1]})"))
     return configs
 
@@ -142,15 +156,14 @@ def draw_crosstable(cells: list[Cell], bots: list[str], unit: str, path: Path) -
     short = "SB" if unit == "small_bets" else "bb"
     ax.set_title(f"Row bot's win rate against the column bot, {short}/hand (95% CI)")
     fig.tight_layout()
-    fig.savefig(path)
+    with open_nofollow(path, "wb") as f:
+        fig.savefig(f, format="png")
     plt.close(fig)
 
 
 def run_league(config_path: str | Path, *, resume: bool = False, force: bool = False,
                workers: int | None = None, quiet: bool = False) -> list[Cell]:
     """Play every pair (or continue them) and write the crosstable; returns its cells."""
-    from simulator.arena.tournament import check_bots, run_tournament
-
     try:
         data = read_yaml(config_path)
     except ValidationInputError as exc:
@@ -160,20 +173,42 @@ def run_league(config_path: str | Path, *, resume: bool = False, force: bool = F
         if workers < 1:
             raise ConfigError(f"--workers: expected >= 1, got {workers}")
         configs = [c.model_copy(update={"workers": workers}) for c in configs]
-    for config in configs:  # every seat of every pair, before any pair plays
-        check_bots(config)
-    bots = [s["name"] for s in data["bots"]]
+    out_dir = Path(configs[0].output.dir).parents[2]
+    _check_panel(configs, quiet)
+    with DirLock.acquire(prepare_dir(out_dir)):
+        refuse_symlinks(out_dir, [PAIRS_DIR, CSV_FILE, PLOT_FILE])
+        return _play_pairs(configs, [s["name"] for s in data["bots"]], out_dir, resume=resume,
+                           force=force, quiet=quiet)
+
+
+def _check_panel(configs: list[TournamentConfig], quiet: bool) -> None:
+    """Every bot of the panel checked once (not once per pair and seat), before any pair
+    plays, with a line per bot: a big panel takes a while."""
+    from simulator.arena.tournament import check_seat
+
+    first = configs[0]
+    panel = {config.seats[0].name: config.seats[0] for config in configs}
+    panel.update({config.seats[1].name: config.seats[1] for config in configs})
+    for k, (name, seat) in enumerate(panel.items(), 1):
+        if not quiet:
+            print(f"league: checking bot {k}/{len(panel)}: {name}", flush=True)
+        check_seat(seat, first.game_config(), 2, first.bot_timeout, f"bots: {name}")
+
+
+def _play_pairs(configs: list[TournamentConfig], bots: list[str], out_dir: Path, *,
+                resume: bool, force: bool, quiet: bool) -> list[Cell]:
+    from simulator.arena.tournament import run_tournament
+
     cells: list[Cell] = []
     for config in configs:
         a, b = config.names
         if not quiet:
             print(f"league: {a} vs {b} -> {config.output.dir}", flush=True)
         summary = run_tournament(config, resume=resume, force=force, progress=None
-                                 if not quiet else False)
+                                 if not quiet else False, checked=True)
         cells += cells_of(summary.players, a, b, summary.blocks)
-    out_dir = Path(configs[0].output.dir).parents[1]
     unit = configs[0].unit
-    (out_dir / CSV_FILE).write_text(crosstable_csv(cells, bots, unit), encoding="utf-8")
+    write_atomic(out_dir / CSV_FILE, crosstable_csv(cells, bots, unit))
     draw_crosstable(cells, bots, unit, out_dir / PLOT_FILE)
     return cells
 
@@ -195,7 +230,7 @@ def main(argv: list[str]) -> int:
     try:
         cells = run_league(args.config, resume=args.resume, force=args.force,
                            workers=args.workers, quiet=args.quiet)
-    except (ConfigError, ResultsError) as exc:
+    except HoldemError as exc:
         print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     except TournamentError as exc:

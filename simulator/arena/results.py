@@ -28,6 +28,7 @@ import csv
 import io
 import json
 import os
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,8 +56,8 @@ FAILURES_FILE = "failures.jsonl"
 LOG_FILE = "bots.log"
 BOTS_DIR = "bots"
 PLOT_FILES = ("cumulative.png", "winrates.png")
-# Everything a run writes; --force removes exactly these, never anything else in the dir
-# (not the bots' own files in bots/, nor the lock).
+# Everything a run writes; --force removes exactly these and the bots' dir, never anything else
+# in the dir (nor the lock).
 RUN_FILES = (RUN_FILE, HANDS_FILE, BLOCKS_FILE, SUMMARY_FILE, HISTORY_FILE, FAILURES_FILE,
              LOG_FILE, *PLOT_FILES)
 # Names a run writes to or through: none may be a symlink.
@@ -218,11 +219,15 @@ class RunStore:
         self.close()
 
     def _start_fresh(self, meta: dict[str, Any]) -> None:
-        """Every file of the run starts anew: nothing a former run left is appended to."""
+        """Every file of the run starts anew: nothing a former run left is appended to, and
+        the bots' dir goes (a file a former run's bot left, or a link planted there, is
+        never written through)."""
         try:
             for name in RUN_FILES:
                 if os.path.lexists(self.dir / name):
                     os.unlink(self.dir / name)
+            if os.path.lexists(self.dir / BOTS_DIR):
+                shutil.rmtree(self.dir / BOTS_DIR)  # not a symlink: refused before this
             write_atomic(self.dir / RUN_FILE, json.dumps(meta, indent=2) + "\n")
             write_new(self.dir / HANDS_FILE, ",".join(_header(self.names)) + "\n")
             write_new(self.dir / BLOCKS_FILE, "")

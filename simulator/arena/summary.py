@@ -322,11 +322,20 @@ def format_table(summary: RunSummary) -> str:
             name = ""
         lines.append(f"{name:<12}{p.raw.hands:>7}  {_cell_text(p.raw):<25}"
                      f"{_cell_text(p.luck_adjusted.stat):<25}{bb100:>8}")
-    notes = _adjustment_notes(summary)
+    notes = _adjustment_notes(summary) + _fault_notes(summary)
     if any(p.raw.mean is not None and p.raw.ci95 is None for p in summary.players.values()):
         notes.append("note: no CI: an interval needs 2 blocks or more")
     lines += [textwrap.fill(note, WIDTH, subsequent_indent="  ") for note in notes]
     return "\n".join(lines)
+
+
+def _fault_notes(summary: RunSummary) -> list[str]:
+    """A line for every player with faults: a failed call into it (its constructor,
+    ``start()``, ``act()``...), under ``on_bot_error: fold``, where its seat checked or
+    folded instead; the records are in ``blocks.jsonl``."""
+    return [f"note: {name} had {p.faults} bot fault{'s' if p.faults > 1 else ''} (its seat "
+            f"checked or folded instead; see blocks.jsonl)"
+            for name, p in summary.players.items() if p.faults]
 
 
 def _cell_text(stat: Stat) -> str:

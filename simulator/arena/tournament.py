@@ -31,7 +31,6 @@ import importlib.util
 import inspect
 import multiprocessing
 import os
-import signal
 import sys
 import threading
 import time
@@ -52,7 +51,7 @@ from simulator.arena.blocks import (
     permutations,
     play_block,
 )
-from simulator.arena.config import ConfigError, TournamentConfig
+from simulator.arena.config import ConfigError, SeatSection, TournamentConfig
 from simulator.arena.mainguard import (
     EXIT_UNGUARDED,
     in_spawned_import,
@@ -72,6 +71,7 @@ from simulator.arena.results import (
     ResultsError,
     RunStore,
 )
+from simulator.arena.signals import Terminated, interrupt_name, sigterm_raises
 from simulator.arena.summary import RunInfo, RunSummary, format_table, summarise
 from simulator.arena.workers import (
     GRACE_SECONDS,
@@ -85,8 +85,9 @@ from simulator.arena.workers import (
     slot_view,
 )
 from simulator.core.errors import HoldemError
+from simulator.core.game import GameConfig
 from simulator.core.seeds import derive_seed
-from simulator.play.registry import build, check_params, resolve
+from simulator.play.registry import build, check_for_game, resolve
 
 
 class TournamentError(RuntimeError):
@@ -95,26 +96,6 @@ class TournamentError(RuntimeError):
 
     Blocks finished before the failure stay on disk; ``--resume`` continues from them.
     """
-
-
-class _Terminated(BaseException):
-    """Raised in the main thread by SIGTERM while a run is under way (ends it like Ctrl-C)."""
-
-
-@contextlib.contextmanager
-def _sigterm_ends_run() -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: object) -> None:
-        raise _Terminated
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 # --- executing blocks ---------------------------------------------------------------------------
@@ -320,19 +301,24 @@ def check_bots(config: TournamentConfig) -> None:
     build runs in a forked child where the system allows it, so a constructor that ends the
     process or hangs past ``bot_timeout`` is that seat's error, not the end of the run."""
     for i, seat in enumerate(config.seats):
-        try:
-            spec = resolve(seat.bot)
-            check_params(spec, seat.params)
-            # a bot class may refuse games it cannot play (e.g. acpc-program: carried stacks)
-            check_game = getattr(spec.factory, "check_game", None)
-            if check_game is not None:
-                check_game(config.game_config())
-        except HoldemError as exc:
-            raise ConfigError(f"seats[{i}] ({seat.name}): {exc}") from None
-        problem = _trial_build(spec, seat.params, seat.name, config.bot_timeout)
-        if problem is not None:
-            raise ConfigError(f"seats[{i}] ({seat.name}): bot {seat.bot!r} with params "
-                              f"{dict(seat.params)}: {problem}")
+        check_seat(seat, config.game_config(), len(config.seats), config.bot_timeout,
+                   f"seats[{i}] ({seat.name})")
+
+
+def check_seat(seat: SeatSection, game: GameConfig, seats: int, timeout: float | None,
+               where: str) -> None:
+    """One seat's check (see :func:`check_bots`); ``ConfigError`` starts with ``where``."""
+    try:
+        spec = resolve(seat.bot)
+        # a bot class may refuse games it cannot play (acpc-program: carried stacks) or
+        # files its params name (the agent's model_file)
+        check_for_game(spec, seat.params, game, seats)
+    except HoldemError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    problem = _trial_build(spec, seat.params, seat.name, timeout)
+    if problem is not None:
+        raise ConfigError(f"{where}: bot {seat.bot!r} with params {dict(seat.params)}: "
+                          f"{problem}")
 
 
 def _build_once(spec: Any, params: Any, name: str, timeout: float | None) -> str | None:
@@ -445,16 +431,18 @@ def check_backend(config: TournamentConfig) -> None:
 
 def run_tournament(config: TournamentConfig, *, resume: bool = False, force: bool = False,
                    progress: bool | None = None, echo: Callable[[str], None] | None = None,
-                   inline: bool = False) -> Summary:
+                   inline: bool = False, checked: bool = False) -> Summary:
     """Play a tournament and write its results; the CLI is a thin layer over this.
 
     Blocks run in spawned worker processes (at most ``workers``, never more than the blocks
-    left); ``inline=True`` plays them in this process, one by one, for debugging. A spawned
-    worker imports the calling script again, so a script that calls this at its top level,
-    outside ``if __name__ == "__main__":``, plays in this process with ``workers: 1`` and
-    is refused (``ConfigError``, naming the guard) with more (:mod:`.mainguard`).
-    ``backend: ray`` starts a local Ray with ``workers`` CPUs, or joins the cluster of
-    ``RAY_ADDRESS`` (whose nodes need this package and the bots' modules).
+    left); ``inline=True`` plays them in this process, one by one, for debugging;
+    ``checked=True`` skips :func:`check_bots` (a league checks its panel once, not once per
+    pair). A spawned worker imports the calling script again, so a script that calls this
+    at its top level, outside ``if __name__ == "__main__":``, plays in this process with
+    ``workers: 1`` and is refused (``ConfigError``, naming the guard) with more
+    (:mod:`.mainguard`). ``backend: ray`` starts a local Ray with ``workers`` CPUs, or
+    joins the cluster of ``RAY_ADDRESS`` (whose nodes need this package and the bots'
+    modules).
 
     Raises ``ConfigError`` or ``ResultsError`` (``HoldemError``\\s) for bad input before any
     work, and ``TournamentError`` for a run that failed on its way (its finished blocks stay
@@ -466,7 +454,8 @@ def run_tournament(config: TournamentConfig, *, resume: bool = False, force: boo
         if config.workers > 1:
             raise ConfigError(unguarded_message(config.workers))
         inline = True  # one worker: play here, as the script is written
-    check_bots(config)
+    if not checked:
+        check_bots(config)
     write_histories = _history_writer() if config.output.hand_histories else None
     if not inline:
         check_backend(config)
@@ -475,12 +464,12 @@ def run_tournament(config: TournamentConfig, *, resume: bool = False, force: boo
             "seed": config.seed,
             "version": package_version(), "names": list(config.names), "unit": config.unit,
             "unit_chips": config.unit_chips, "big_blind": config.game_config().big_blind}
-    with _sigterm_ends_run():
+    with sigterm_raises():
         try:
             store = RunStore.create(out_dir, meta, config.names, resume=resume, force=force,
                                     num_blocks=config.num_blocks,
                                     histories=write_histories is not None)
-        except _Terminated:
+        except Terminated:
             raise TournamentError("terminated before any work") from None
         try:
             return _run(config, store, write_histories, progress, echo, inline)
@@ -561,9 +550,9 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
             finally:
                 for ready in order.drain():  # finished blocks still waiting: keep them
                     write(ready)
-    except (KeyboardInterrupt, _Terminated) as exc:
-        what = "terminated (SIGTERM)" if isinstance(exc, _Terminated) else "interrupted"
-        raise TournamentError(f"{what}; {where}: resume=True continues the run") from None
+    except (KeyboardInterrupt, Terminated) as exc:
+        raise TournamentError(f"{interrupt_name(exc)}; {where}: resume=True continues the "
+                              f"run") from None
     except _WriteError as exc:
         raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc}; {where} (free "
                               f"space, then resume=True continues the run)") from None

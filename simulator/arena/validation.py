@@ -26,7 +26,9 @@ import yaml
 from pydantic import ValidationError
 
 from simulator.core.errors import HoldemError
+from simulator.core.files import FileRefused, read_regular
 
+MAX_SETTINGS_BYTES = 4 << 20  # a settings file is a few kilobytes
 KEY = "@"
 """Marks a model-level message that starts with the key it is about, to join to the path."""
 
@@ -149,10 +151,14 @@ def _keys_at(model: Any, path: list[int | str]) -> set[str]:
 
 
 def read_yaml(path: str | Path) -> Any:
-    """The data of a YAML file; ``ValidationInputError`` names the file and the problem."""
+    """The data of a YAML file; ``ValidationInputError`` names the file and the problem. Only
+    a regular file of at most :data:`MAX_SETTINGS_BYTES` is read (``/dev/zero`` or a FIFO
+    would never end)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, MAX_SETTINGS_BYTES).decode("utf-8")
+    except FileRefused as exc:
+        raise ValidationInputError(str(exc)) from None
     except OSError as exc:
         raise ValidationInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:

@@ -20,8 +20,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from simulator.core.actions import Action
+from simulator.core.errors import HoldemError
 from simulator.core.observation import Observation
 from simulator.play.protocol import BaseBot
 
@@ -43,6 +45,35 @@ class RaiseBot(BaseBot):
         return Action.call()
 
 
+class BaselineParamsError(HoldemError, ValueError):
+    """A baseline bot's parameter out of its range, naming the key."""
+
+
+class RandomParams(BaseModel):
+    """``random``'s weights: finite, non-negative, at least one positive (validated as every
+    bot's parameters are, a pydantic model naming the key)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
+
+    fold: float = Field(ge=0, le=1e9)
+    call: float = Field(ge=0, le=1e9)
+    raise_: float = Field(ge=0, le=1e9)
+
+    @model_validator(mode="after")
+    def _some(self) -> RandomParams:
+        if self.fold + self.call + self.raise_ <= 0:
+            raise ValueError("fold/call/raise: expected weights with a positive sum")
+        return self
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    key = ".".join(str(part) for part in err["loc"]).replace("raise_", "raise")
+    if err["type"] == "value_error":
+        return err["msg"].removeprefix("Value error, ")
+    return f"{key}: expected {err['msg'].removeprefix('Input should be ')}, got {err['input']!r}"
+
+
 class RandomBot(BaseBot):
     """Folds, calls or raises with the given weights (normalised), from its own generator.
 
@@ -60,10 +91,11 @@ class RandomBot(BaseBot):
         if "raise" in params and raise_ != 1 / 3:
             raise TypeError("RandomBot: give 'raise' or 'raise_', not both")
         raise_p = params.get("raise", raise_)
-        weights = np.array([fold, call, raise_p], dtype=float)
-        if not np.all(np.isfinite(weights)) or np.any(weights < 0) or weights.sum() <= 0:
-            raise ValueError(f"RandomBot: fold/call/raise must be >= 0 with a positive sum, "
-                             f"got {weights.tolist()}")
+        try:
+            p = RandomParams(fold=fold, call=call, raise_=raise_p)
+        except ValidationError as exc:
+            raise BaselineParamsError(f"RandomBot: {_first_error(exc)}") from None
+        weights = np.array([p.fold, p.call, p.raise_], dtype=float)
         self.cumulative = np.cumsum(weights / weights.sum()).tolist()
         self.seed = seed
         self.rng = np.random.default_rng(seed)

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import IO, Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -44,6 +44,7 @@ from simulator.core.actions import Action, ActionKind, LegalActions
 from simulator.core.cards import HOLDING_INDEX, NUM_CARDS
 from simulator.core.errors import HoldemError
 from simulator.core.events import Event
+from simulator.core.files import check_file_name, open_nofollow
 from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 
@@ -61,7 +62,7 @@ class BotContext:
     own. ``directory`` is reserved for this seat's bot (``<output>/bots/<name>``), created
     before ``start``; it is None when the match writes no files. Files a bot writes there
     should carry the block and the permutation in their names, so that results never depend
-    on which worker played which block.
+    on which worker played which block; :meth:`open_file` opens them safely.
     """
 
     seat: int
@@ -74,6 +75,14 @@ class BotContext:
     @property
     def name(self) -> str:
         return self.names[self.seat]
+
+    def open_file(self, name: str, mode: str = "w") -> IO[Any]:
+        """A file of this bot's ``directory``, opened like ``open(path, mode)`` (modes r, w,
+        a, x, with b for bytes) but never through a symlink planted there; ``name`` is a plain
+        file name. A match without a directory is a :class:`HoldemError`."""
+        if self.directory is None:
+            raise HoldemError(f"open_file({name!r}): this match gives the bot no directory")
+        return open_nofollow(self.directory / check_file_name(name), mode)
 
 
 class BaseBot:

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Literal
 
 from simulator.core.errors import HoldemError
+from simulator.core.files import FileRefused, read_regular
 from simulator.core.game import GameConfig
 from simulator.core.packaged import packaged_file
 from simulator.core.state import HandState
@@ -206,6 +207,7 @@ def game_path(name: str | Path) -> Path:
         return path
     stem = path.name.removesuffix(".game")
     return SHIPPED / f"{stem}.game" if stem in shipped_games() else path
+MAX_GAMEDEF_BYTES = 1 << 20  # a .game file is a few lines
 
 
 def load_gamedef(path: str | Path) -> GameDef:
@@ -213,7 +215,9 @@ def load_gamedef(path: str | Path) -> GameDef:
     :class:`GameDefError` names the file and the key."""
     path = game_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, MAX_GAMEDEF_BYTES).decode("utf-8")
+    except FileRefused as exc:
+        raise GameDefError(str(exc)) from None
     except OSError as exc:
         raise GameDefError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
