@@ -34,9 +34,14 @@ import numpy as np
 
 from simulator.arena.values import DEFAULT_SAMPLES, HandValues
 from simulator.core.actions import Action, ActionKind, ActionRecord
+from simulator.core.errors import HoldemError
 from simulator.core.state import HandState
 from simulator.play.match import PolicyAsker, describe_decision
 from simulator.play.protocol import Policy, PolicyEntry, RaiseRange
+
+
+class AivatError(HoldemError, RuntimeError):
+    """The value function failed: the run stops with this line rather than drop a column."""
 
 
 @dataclass(frozen=True)
@@ -128,21 +133,27 @@ class AivatRecorder:
             ask.fault(seat, f"act() played '{taken}', which its policy() gives probability 0 "
                             f"(at {pending.where}): act must draw from its policy")
             return
-        self._terms += pending.node.value(taken) - pending.mean
+        self._terms += _valued(pending.node, taken, pending.where) - pending.mean
 
     # --- for callers that hold the row already ---------------------------------------------
 
     def decision(self, state: HandState, policy: Policy, row_index: int) -> None:
         """Note the decision of the seat to act in ``state``: its policy, and which of the
         policy's rows is the holding the seat holds."""
-        node = Node.of(state, self._hand_values(state))
+        seat = state.actor
+        assert seat is not None
+        where = f"hand {state.hand_number}, {describe_decision(state.observation(seat))}"
+        try:
+            node = Node.of(state, self._hand_values(state))
+        except Exception as exc:  # the value function's own failure: say so, stop the run
+            raise AivatError(f"AIVAT: the value function failed at {where}: "
+                             f"{type(exc).__name__}: {exc}") from exc
         row = np.asarray(policy.probabilities[row_index], dtype=np.float64)
         mean = np.zeros(len(self._terms))
         for entry, p in zip(policy.actions, row, strict=True):
             if p > 0:
-                mean += p * node.value(entry)
-        self._pending = _Pending(node, policy, row, mean,
-                                 describe_decision(state.observation(node.seat)))
+                mean += p * _valued(node, entry, where)
+        self._pending = _Pending(node, policy, row, mean, where)
 
     def take(self) -> np.ndarray:
         """The corrections of the hand just played, per seat in chips (zeros when none), and
@@ -163,6 +174,15 @@ class AivatRecorder:
             self._values[street] = HandValues(state.holes, state.board_cards, self._rng,
                                               self._samples)
         return self._values[street]
+
+
+def _valued(node: Node, entry: PolicyEntry, where: str) -> np.ndarray:
+    """``node.value(entry)``; a failure is an :class:`AivatError` naming the decision."""
+    try:
+        return node.value(entry)
+    except Exception as exc:
+        raise AivatError(f"AIVAT: the value function failed at {where}, valuing '{entry}': "
+                         f"{type(exc).__name__}: {exc}") from exc
 
 
 def _probability(policy: Policy, row: Sequence[float], action: Action) -> float:
