@@ -18,6 +18,7 @@ from simulator.arena.config import parse_config
 from simulator.arena.stats import t975
 from simulator.arena.summary import summarise
 from simulator.arena.tournament import TournamentError, play_block, run_tournament
+from simulator.core.actions import Action
 from simulator.core.cards import parse_cards
 from simulator.core.game import GameConfig
 from simulator.core.state import HandState
@@ -49,14 +50,14 @@ def _walk(state: HandState, prob: float, recorder: AivatRecorder, asker: DirectA
     for entry, p in zip(policy.actions, policy.probabilities[0], strict=True):
         if p == 0:
             continue
-        sizes = range(entry.low, entry.high + 1) if isinstance(entry, RaiseRange) else [None]
+        sizes: list[int | None] = list(range(entry.low, entry.high + 1)) \
+            if isinstance(entry, RaiseRange) else [None]
         for size in sizes:
-            from simulator.core.actions import Action
-
             action = Action.raise_to(size) if size is not None else entry
+            assert isinstance(action, Action)
             share = p / len(sizes)
             child = copy.deepcopy(state)
-            child.apply(action)  # type: ignore[arg-type]
+            child.apply(action)
             recorder._pending, recorder._terms = pending, terms.copy()
             recorder.after(seat, child, child.history[-1], False, asker)  # type: ignore[arg-type]
             n, c = _walk(child, prob * share, recorder, asker, bots)
@@ -78,9 +79,9 @@ def test_corrections_have_expectation_exactly_zero(game: GameConfig, bots: list[
     exactly; and the corrections are not zero everywhere (they do something)."""
     asker = DirectAsker(bots)
     for holes, board in [(("AhKd", "7c7d"), "Kh9d5c2s7h"), (("QsJs", "Ac2d"), "Ts9s3c4d8h")]:
+        cards = [parse_cards(h) for h in holes]
         state = HandState(game, [game.stack] * 2, button=1,
-                          holes=[tuple(parse_cards(h)) for h in holes],  # type: ignore[misc]
-                          board=parse_cards(board))
+                          holes=[(c[0], c[1]) for c in cards], board=parse_cards(board))
         recorder = AivatRecorder(2)
         net, corrections = _walk(state, 1.0, recorder, asker, bots)
         assert corrections == pytest.approx(np.zeros(2), abs=1e-9)
@@ -112,11 +113,12 @@ def _pair(seed: int, blocks: int, deals: int, seats: list[dict[str, Any]],
     return summary.player(seats[0]["name"]), summary
 
 
-RANDOM_VS_CALL = [{"name": "r", "bot": "random",
+RANDOM_VS_CALL: list[dict[str, Any]] = [{"name": "r", "bot": "random",
                    "params": {"fold": 0.15, "call": 0.5, "raise": 0.35}},
                   {"name": "c", "bot": "call"}]
-TWINS = [{"name": n, "bot": "random", "params": {"fold": 0.15, "call": 0.5, "raise": 0.35}}
-         for n in "ab"]
+TWINS: list[dict[str, Any]] = [
+    {"name": n, "bot": "random", "params": {"fold": 0.15, "call": 0.5, "raise": 0.35}}
+    for n in "ab"]
 
 
 def _agreement(reps: int) -> None:

@@ -23,9 +23,15 @@ from simulator.play.match import play_match
 from simulator.play.protocol import Bot, PolicyBot
 from tests.policy_bots import DirectAsker, ThresholdBot
 
+
+def _pair(text: str) -> tuple[int, int]:
+    a, b = parse_cards(text)
+    return a, b
+
+
 LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=100)
 BOARD = parse_cards("Kh9d5c2s7h")
-LBR_HOLE = tuple(parse_cards("Ts9s"))
+LBR_HOLE = _pair("Ts9s")
 
 
 def _drive(state: HandState, lbr: LocalBestResponse, asker: DirectAsker,
@@ -54,7 +60,7 @@ def test_river_values_equal_a_brute_force_best_response() -> None:
     asker = DirectAsker(bots)
     settings_ = LbrSettings(from_street=Street.RIVER)
     lbr = LocalBestResponse(1, 0, settings_)
-    dummy = tuple(parse_cards("2c3c"))
+    dummy = _pair("2c3c")
     state = HandState(LIMIT, [100, 100], button=1, holes=[dummy, LBR_HOLE], board=BOARD)
     _drive(state, lbr, asker, CHECKED_TO_THE_RIVER)
     assert state.street is Street.RIVER and state.actor == 1
@@ -83,6 +89,7 @@ def test_river_values_equal_a_brute_force_best_response() -> None:
                 continue
             row = bot.policy(spot.observation(0), [(a, b)])
             for reply, p in zip(row.actions, row.probabilities[0], strict=True):
+                assert isinstance(reply, Action)
                 branch = copy.deepcopy(spot)
                 branch.apply(reply)
                 assert branch.finished
@@ -95,8 +102,8 @@ def test_river_values_equal_a_brute_force_best_response() -> None:
 # --- a small full game: LBR never beats the best response ----------------------------------
 
 SMALL = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=100, cap=2)
-LBR_RANGE = [tuple(parse_cards(h)) for h in ("AsKd", "Ts9s", "4d3d")]
-BOT_RANGE = [tuple(parse_cards(h)) for h in ("KcQc", "9c8c", "AhAc", "6h6d")]
+LBR_RANGE = [_pair(h) for h in ("AsKd", "Ts9s", "4d3d")]
+BOT_RANGE = [_pair(h) for h in ("KcQc", "9c8c", "AhAc", "6h6d")]
 
 
 def _payoffs(state: HandState, lbr_seat: int, g: tuple[int, int]) -> np.ndarray:
@@ -129,8 +136,9 @@ def _walk(state: HandState, reach: np.ndarray, g: tuple[int, int], lbr: LocalBes
                 continue
             lbr.weights, lbr._hand = saved[0].copy(), saved[1]
             lbr.before(seat, state, asker)  # type: ignore[arg-type]
+            assert isinstance(action, Action)
             child = copy.deepcopy(state)
-            child.apply(action)  # type: ignore[arg-type]
+            child.apply(action)
             lbr.after(seat, child, child.history[-1], False, asker)  # type: ignore[arg-type]
             total += _walk(child, child_reach, g, lbr, bot, asker, best)
         lbr.weights, lbr._hand = saved
@@ -213,7 +221,7 @@ def test_the_range_follows_the_bot_and_excludes_lbr_cards() -> None:
     bots: list[Bot] = [bot, LbrSeat()]
     asker = DirectAsker(bots)
     lbr = LocalBestResponse(1, 0, LbrSettings(from_street=Street.RIVER))
-    state = HandState(LIMIT, [100, 100], button=1, holes=[tuple(parse_cards("KsKd")), LBR_HOLE],
+    state = HandState(LIMIT, [100, 100], button=1, holes=[_pair("KsKd"), LBR_HOLE],
                       board=BOARD)
     _drive(state, lbr, asker, [Action.call(), Action.raise_to(4)])
     weights = lbr.weights

@@ -185,7 +185,7 @@ def _valued(node: Node, entry: PolicyEntry, where: str) -> np.ndarray:
                          f"{type(exc).__name__}: {exc}") from exc
 
 
-def _probability(policy: Policy, row: Sequence[float], action: Action) -> float:
+def _probability(policy: Policy, row: np.ndarray | Sequence[float], action: Action) -> float:
     """The row's probability of ``action`` (a raise range's mass spread over its sizes)."""
     total = 0.0
     for entry, p in zip(policy.actions, row, strict=True):
