@@ -130,6 +130,7 @@ class OpponentModeller:
         self._defaults = self._new_counts()
         self._context: BotContext | None = None
         self._hand: _Hand | None = None
+        self.frozen = False  # freeze(): the hand's weights move, the learned model does not
         self._dispatch: dict[type, Callable[[Event], None]] = {
             HandStarted: self._hand_started, HoleCardsDealt: self._hole_cards,
             ActionTaken: self._action, BoardDealt: self._board, Showdown: self._showdown,
@@ -141,6 +142,11 @@ class OpponentModeller:
         """Our seat, the seat names and the game; what is learned so far is kept."""
         self._context = context
         self._hand = None
+
+    def freeze(self) -> None:
+        """Learn nothing from now on: the action frequencies and chain stores stay as they
+        are (loaded or learned before); each hand's weights are still tracked."""
+        self.frozen = True
 
     def reset(self) -> None:
         """Forget everything learned (between independent blocks, duplicate rotations)."""
@@ -187,7 +193,8 @@ class OpponentModeller:
         if ow is not None and ow.wants(seen.kind):
             ow.update(self._reweighted(hand, ow.snapshot, seen,
                                        counts.get(seen.street, seen.context)), seen.kind)
-        counts.record(seen.street, seen.context, seen.kind)
+        if not self.frozen:
+            counts.record(seen.street, seen.context, seen.kind)
 
     def _board(self, event: BoardDealt) -> None:
         hand = self._hand
@@ -210,7 +217,7 @@ class OpponentModeller:
         if hand is None or not hand.dealt:
             return
         hand.tracker.close_round()
-        if self.mode == "full":
+        if self.mode == "full" and not self.frozen:
             self._store(hand)
 
     # --- re-weighting -----------------------------------------------------------------------
