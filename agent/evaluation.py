@@ -20,7 +20,7 @@ in the pot are sunk. So E is the expected change of our stack from now, measured
 folding now: ``E(fold now) = 0`` exactly, and every other candidate is worth playing when its
 E is positive.
 
-The parameters come from two sources (DESIGN.md section 7):
+The parameters come from two sources:
 
 * :func:`heuristic_params`: a small model of the rest of the hand from our showdown win
   probability, the pot odds, the players in the hand and each opponent's action frequencies;
@@ -66,7 +66,7 @@ CandidateKind = Literal["fold", "check", "call", "bet", "raise"]
 
 class EvaluationParams(BaseModel):
     """Parameters of E(t), all proposed here (the seed report fixes none); their values live in
-    ``configs/agents/default.yaml``."""
+    ``agent/data/default.yaml``."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 

@@ -1,4 +1,4 @@
-"""The randomised action selector (DESIGN.md section 8).
+"""The randomised action selector.
 
 Among the candidates whose E is positive, choose at random, more likely the larger E is:
 proportionally to E, or by a softmax of ``E / (temperature * scale)``, where ``scale`` is the
@@ -35,7 +35,7 @@ from agent.evaluation import Candidate
 
 
 class SelectorParams(BaseModel):
-    """How E turns into a choice (values proposed here, in ``configs/agents/default.yaml``)."""
+    """How E turns into a choice (values proposed here, in ``agent/data/default.yaml``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
@@ -46,9 +46,10 @@ class SelectorParams(BaseModel):
     """Extra weight of a bet when we were the last aggressor of the previous round."""
 
 
-def selection_weights(values: Sequence[float], aggressive: Sequence[bool], scale: float,
-                      params: SelectorParams, continuing: bool) -> np.ndarray:
-    """Unnormalised choice weights: 0 for every candidate whose E is not positive.
+def selection_weights(values: Sequence[float] | np.ndarray, aggressive: Sequence[bool],
+                      scale: float, params: SelectorParams, continuing: bool) -> np.ndarray:
+    """Unnormalised choice weights: 0 for every candidate whose E is not positive. ``values``
+    has one entry per candidate, or one row per candidate and a column per holding.
 
     >>> selection_weights([1.0, 3.0, -1.0], [False, True, True], 1.0,
     ...                   SelectorParams(method="proportional", temperature=1.0,
@@ -60,11 +61,13 @@ def selection_weights(values: Sequence[float], aggressive: Sequence[bool], scale
     if params.method == "proportional":
         w = np.where(positive, e, 0.0)
     else:
-        top = float(e[positive].max()) if positive.any() else 0.0
+        top = np.where(positive, e, -np.inf).max(axis=0) if e.size else 0.0
+        top = np.where(np.isfinite(top), top, 0.0)
         w = np.where(positive, np.exp((e - top) / (params.temperature * max(scale, 1e-9))),
                      0.0)
     if continuing and params.continued_aggression:
-        w = np.where(np.asarray(aggressive), w * (1.0 + params.continued_aggression), w)
+        boost = np.where(np.asarray(aggressive), 1.0 + params.continued_aggression, 1.0)
+        w = w * (boost if e.ndim == 1 else boost[:, None])
     return w
 
 
@@ -80,9 +83,8 @@ def probabilities(candidates: Sequence[Candidate], values: np.ndarray, scale: fl
     and one column per holding (E of that candidate with that holding); the result one row
     per holding. A holding with nothing worth playing checks if it is free, else folds."""
     e = np.asarray(values, dtype=np.float64).reshape(len(candidates), -1)
-    aggressive = [c.aggressive for c in candidates]
-    w = np.stack([selection_weights(e[:, i], aggressive, scale, params, continuing)
-                  for i in range(e.shape[1])]) if e.shape[1] else np.zeros((0, len(e)))
+    w = selection_weights(e, [c.aggressive for c in candidates], scale, params,
+                          continuing).T
     total = w.sum(axis=1)
     ok = (total > 0) & np.isfinite(total)
     out = np.zeros_like(w)

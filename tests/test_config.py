@@ -28,8 +28,8 @@ seats:
 hands: 1000
 seed: 7
 output:
-  dir: results/demo
-  hand_histories: true      # writes results/demo/hands.phhs; each hand has finishing_stacks
+  dir: results/minimal
+  hand_histories: true      # writes results/minimal/hands.phhs; each hand has finishing_stacks
 """
 
 
@@ -41,8 +41,8 @@ def _base(**extra: object) -> dict:
     return {"seats": _seats(), "hands": 100, "seed": 3, **extra}
 
 
-def test_minimal_issue3_config_parses_as_written(tmp_path: Path) -> None:
-    path = tmp_path / "demo.yaml"
+def test_the_minimal_config_parses_as_written(tmp_path: Path) -> None:
+    path = tmp_path / "minimal.yaml"
     path.write_text(MINIMAL)
     cfg = load_config(path)
     game = cfg.game_config()
@@ -51,8 +51,8 @@ def test_minimal_issue3_config_parses_as_written(tmp_path: Path) -> None:
     assert cfg.names == ("alice", "bob", "carol")
     assert cfg.seats[0].params == {"fold": 0.1, "call": 0.6, "raise": 0.3}
     assert (cfg.hands, cfg.seed, cfg.output.dir, cfg.output.hand_histories) == (
-        1000, 7, "results/demo", True)
-    # issue 5 defaults
+        1000, 7, "results/minimal", True)
+    # the defaults
     assert (cfg.duplicate, cfg.block_size, cfg.workers, cfg.backend, cfg.on_bot_error,
             cfg.bot_timeout, cfg.output.plots) == (False, 200, 1, "local", "stop", None, True)
     assert cfg.unit == "big_blinds" and cfg.unit_chips == 2
@@ -157,7 +157,7 @@ def test_the_minimal_config_is_shipped_as_written() -> None:
 
 
 def test_the_game_section_is_game_config_itself() -> None:
-    """Issue 9, section 2: one source of truth for the game's keys, defaults and rules."""
+    """One source of truth for the game's keys, defaults and rules."""
     fields = {f.name: f.default for f in dataclasses.fields(GameConfig)}
     section = GameSection.model_fields
     assert list(section) == list(fields)

@@ -113,3 +113,35 @@ def test_bad_input() -> None:
     with pytest.raises(CardError, match="two distinct cards"):
         equity([3, 3], [])
     assert np.isnan(equities([], np.zeros(1326))).all()
+
+
+def test_multiway_against_brute_force_over_independent_opponents() -> None:
+    from simulator.core.equity import multiway_equities
+
+    rng = np.random.default_rng(11)
+    board = parse_cards("2c7d9sTh")
+    ranges = []
+    for _ in range(2):
+        w = np.zeros(1326)
+        w[rng.choice(1326, 25, replace=False)] = rng.random(25)
+        ranges.append(w)
+    hole = parse_cards("AsKd")
+    dead = set(hole) | set(board)
+    share = mass = 0.0
+    for river in [c for c in range(52) if c not in dead]:
+        full = np.array([*board, river])
+        mine = evaluate(np.array([[*hole, *full]]))[0]
+        live = [[(o, w[o], evaluate(np.array([[*HOLDINGS[o], *full]]))[0])
+                 for o in np.flatnonzero(w) if not set(HOLDINGS[o].tolist()) & (dead | {river})]
+                for w in ranges]
+        for _o1, w1, r1 in live[0]:
+            for _o2, w2, r2 in live[1]:
+                best = min(mine, r1, r2)
+                if mine == best:
+                    share += w1 * w2 / [mine, r1, r2].count(best)
+                mass += w1 * w2
+    expected = share / mass
+    assert multiway_equities(board, ranges, [parse_holding("AsKd")])[0] == pytest.approx(
+        expected, abs=1e-12)
+    assert multiway_equities(board, ranges)[parse_holding("AsKd")] == pytest.approx(
+        expected, abs=1e-12)

@@ -175,10 +175,7 @@ def test_no_limit_agent_never_offers_an_illegal_size(seed: int, seats: int,
 
 def test_a_parameter_file_with_a_bad_key_or_value_is_refused(tmp_path: Path) -> None:
     bad_key = tmp_path / "bad_key.yaml"
-    data = yaml.safe_load((Path(__file__).parents[1] / "configs/agents/default.yaml")
-                          .read_text())
-    data["selector"]["temprature"] = 0.3
-    bad_key.write_text(yaml.safe_dump(data))
+    bad_key.write_text(yaml.safe_dump({"selector": {"temprature": 0.3}}))
     with pytest.raises(AgentParamsError, match="selector.temprature: unknown key"):
         HeuristicAgent(config=str(bad_key))
     with pytest.raises(AgentParamsError, match="evaluation.chain_threshold"):
@@ -212,7 +209,7 @@ def test_traces_explain_a_hand(tmp_path: Path) -> None:
     traces = list((out / "bots" / "hero").glob("trace-b0-p0.jsonl"))
     assert traces
     records = [json.loads(line) for line in traces[0].read_text().splitlines()]
-    decided = [r for r in records if "candidates" in r]
+    decided = [r for r in records if r["kind"] == "decision" and r["candidates"]]
     assert decided and all(r["chosen"] in [c["action"] for c in r["candidates"]]
                            for r in decided)
     hand = decided[0]["hand"]
@@ -273,8 +270,7 @@ def test_an_edited_parameter_file_is_noticed_on_resume(tmp_path: Path) -> None:
     from simulator.arena.results import ResultsError
 
     mine = tmp_path / "mine.yaml"
-    mine.write_text((Path(__file__).resolve().parents[1] / "configs" / "agents"
-                     / "default.yaml").read_text())
+    mine.write_text("selector: {temperature: 0.15}\n")
     out = _tiny_run(tmp_path, config=str(mine))
     meta = json.loads((out / "run.json").read_text())
     assert meta["result_config"]["bot_identities"]["hero"]["selector"]["temperature"] == 0.15
@@ -309,7 +305,9 @@ class Asker(HeuristicAgent):
     def act(self, observation: Observation) -> Action:
         if observation.street is not Street.PREFLOP and observation.legal.call_amount:
             opponent = observation.live_opponents[0]
-            self.expected.append(self._tendency(observation, opponent, True, 1.0).fold)
+            m = self.modeller
+            context = m.context(opponent, after_our_raise=True)
+            self.expected.append(m.frequencies(opponent, observation.street, context)[0])
         return super().act(observation)
 
 

@@ -287,7 +287,7 @@ def test_triples_mix_linearly_near_a_threshold_and_not_far_from_it() -> None:
 def test_it_draws_its_actions_with_the_triples_chances() -> None:
     """Near the make1 threshold (EHS' about 0.5 on a checked river) the bot bets about as
     often as its triple says, from its own generator."""
-    loki = heads_up("9c7d", "Kh9h2c5s3d", ours="ccc", theirs="ccrc")
+    loki = heads_up("9cTd", "Kh9h2c5s3d", ours="ccc", theirs="ccrc")
     obs, d, _ = loki.at(Street.RIVER)[0]
     fold, call, raise_ = d.triple
     assert 0.2 < raise_ < 0.8 and fold == 0.0

@@ -329,7 +329,7 @@ def test_questions_outside_a_hand_or_about_non_opponents_are_refused() -> None:
 def checker(errors: list[str]):
     def probe(bot: ModelBot, obs: Observation) -> None:
         m = bot.model
-        dead = clashing_holdings(obs.hole_cards + obs.board)
+        dead = clashing_holdings(obs.board)  # our own cards rule nothing out
         for s in range(obs.num_seats):
             if s == obs.seat or not obs.active[s]:
                 continue
@@ -381,3 +381,32 @@ def test_every_call_at_every_table_size(game: GameConfig, seats: int) -> None:
 def test_bad_parameters_are_refused_with_the_key_named(data: dict, match: str) -> None:
     with pytest.raises(ModellerError, match=match):
         ModellerParams.from_dict(data)
+
+
+def test_a_hypothetical_action_changes_nothing_real() -> None:
+    from simulator import ActionKind, ActionRecord, ActionTaken, BoardDealt
+
+    m = OpponentModeller(mode="full", preflop_values=preflop_values())
+    m.start(BotContext(seat=0, names=("me", "v"), game=LIMIT))
+    m.observe(HandStarted(0, button=0, names=("me", "v"), stacks=(200, 200),
+                          dealt_in=(True, True)))
+    calls = [ActionRecord(0, Street.PREFLOP, ActionKind.CALL, None, 1),
+             ActionRecord(1, Street.PREFLOP, ActionKind.CALL, None, 0)]
+    for r in calls:
+        m.observe(ActionTaken(r))
+    board = (10, 20, 30)
+    m.observe(BoardDealt(Street.FLOP, board, board))
+    before = (m.weights(1).copy(), m.action_counts["v"].counts.copy(), m.hand())
+    raise_ = ActionRecord(1, Street.FLOP, ActionKind.RAISE, 2, 2)
+    what_if = m.hand_at([*calls, raise_], board)
+    assert not np.array_equal(what_if.weights[1].weights, before[0])  # re-weighted
+    assert what_if.betting.current.bets_to_call(0) == 1
+    assert np.array_equal(m.weights(1), before[0]) and m.hand() is before[2]
+    assert np.array_equal(m.action_counts["v"].counts, before[1])  # nothing learned
+    # the same action, really taken, gives the same picture (and is learned)
+    m.observe(ActionTaken(raise_))
+    assert np.array_equal(m.weights(1), what_if.weights[1].weights)
+    assert m.action_counts["v"].counts.sum() == before[1].sum() + 1
+    # a history that leaves the real one early is stepped through from where they part
+    fold = ActionRecord(0, Street.PREFLOP, ActionKind.FOLD, None, 0)
+    assert m.hand_at([fold], ()).folded(0) and not m.hand().folded(0)

@@ -37,7 +37,7 @@ CASES = {
 }
 
 EXPECTED = {
-    "loki-exploiter-limit": "37d58fcb1d5d7dc8",
+    "loki-exploiter-limit": "f77b70e63518331f",
     "loki-exploiter-random-nolimit": "5a1a3052adfced21",
 }
 

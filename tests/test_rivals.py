@@ -18,6 +18,7 @@ from agent.rivals.tendencies import POSTFLOP, RAISED_BACK, Tendencies, read_move
 from agent.strength.equity import equity
 from agent.strength.ranges import HAND_CLASSES, parse_range
 from simulator import Action, ActionKind, BaseBot, BotContext, Observation, Street
+from simulator.core.betting import Betting
 from simulator.core.cards import HOLDING_INDEX, HOLDINGS, parse_cards
 from simulator.core.game import GameConfig
 from simulator.core.hand_ranks import evaluate
@@ -358,7 +359,7 @@ def test_read_moves_contexts() -> None:
     obs = spot(LIMIT, ["9c8d", "7h6h"], "Kc9h5d2s3c", button=0,
                actions=[Action.raise_to(4), Action.raise_to(6), Action.call(),
                         Action.raise_to(2), Action.raise_to(4), Action.raise_to(6)])
-    steps = [(s.seat, s.facing, s.move) for s in read_moves(obs.history)]
+    steps = [(s.seat, s.facing, s.move) for s in read_moves(Betting.of(obs))]
     # pre-flop: the button raises the blind (1 bet), BB re-raises (2), button calls after
     # its own raise (raised back); flop: BB bets (free), button raises (1), BB raises back
     assert steps == [(0, 1, 2), (1, 2, 2), (0, RAISED_BACK, 1),

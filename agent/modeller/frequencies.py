@@ -7,7 +7,7 @@ facing the same bets cold (against our heads-up agent the ``exploiter`` folded 3
 bets but 20% of river raises of its bet, and pooled, the agent's raises were priced on folds
 that do not come). With n observations of a context the frequencies are
 ``(n * observed + (prior - n) * default) / prior`` below ``prior`` observations (20, Papp) and
-the observed ones from then on. The defaults are Papp's Table B.2 (DESIGN.md section 6) and,
+the observed ones from then on. The defaults are Papp's Table B.2 and,
 raised back, ``agent.modeller.params.RAISED_BACK``.
 
 >>> f = ActionFrequencies(prior=20)

@@ -1,17 +1,18 @@
 """The pre-flop expert's parameters: frozen dataclasses validated from YAML (or a mapping).
 
 Every number the expert uses is here, and none has a default in code: the values live in
-``configs/agents/preflop.yaml``, which says where each comes from. Unknown keys and values of
-the wrong type are refused with a message that names the key's path, as match configs are.
+``data/preflop.yaml``, shipped inside this package, which says where each comes from. Unknown
+keys and values of the wrong type are refused with a message that names the key's path, as
+match configs are.
 
 >>> params = load_preflop_params(DEFAULT_PARAMS_FILE)
 >>> params.tightness, params.thresholds.moderate.ir4.make2
 ('loose', Line(base=200, increment=25))
 >>> bad = {**read_yaml(DEFAULT_PARAMS_FILE), "tightnes": "loose"}
->>> load_preflop_params(bad)
+>>> load_preflop_params(bad)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-agent.preflop.errors.PreflopParamsError: preflop params: tightnes: unknown key
+agent.preflop.errors.PreflopParamsError: preflop params: tightnes: unknown key (did you mean ...)
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from pydantic.dataclasses import dataclass
 
 from agent.preflop.errors import PreflopParamsError
 from simulator.arena.validation import ValidationInputError, read_yaml, validation_message
+from simulator.core.packaged import packaged_file
 
-DEFAULT_PARAMS_FILE = Path(__file__).resolve().parents[2] / "configs" / "agents" / "preflop.yaml"
+DEFAULT_PARAMS_FILE = packaged_file("agent.preflop", "data", "preflop.yaml")
 
 Tightness = Literal["tight", "moderate", "loose"]
 STRATEGIES = ("make0", "call1", "make1", "call2", "make2", "make4")
@@ -111,7 +113,7 @@ class NoLimit:
 
 @dataclass(frozen=True, config=_FORBID)
 class PreflopParams:
-    """Everything the pre-flop expert uses; see ``configs/agents/preflop.yaml``."""
+    """Everything the pre-flop expert uses; see ``agent/preflop/data/preflop.yaml``."""
 
     tightness: Tightness
     probability_play: Fraction
@@ -142,4 +144,4 @@ def load_preflop_params(source: str | Path | Mapping[str, Any]) -> PreflopParams
     try:
         return _ADAPTER.validate_python(dict(data))
     except ValidationError as exc:
-        raise PreflopParamsError(validation_message(exc, name)) from None
+        raise PreflopParamsError(validation_message(exc, name, PreflopParams)) from None

@@ -4,7 +4,7 @@ The rivals rank hands with one number ``v`` per holding:
 
 * pre-flop, the share of the 1326 holdings whose class has a lower all-in equity against one
   random hand (ties counted half): the 169-class ranking, weighted by combinations;
-* after the flop, HS against a uniform range on the current board (DESIGN.md section 5),
+* after the flop, HS against a uniform range on the current board,
   which is the share of holdings the hand beats, in one pass for all holdings
   (``agent.strength.board_table``).
 
@@ -37,8 +37,9 @@ from agent.strength.equity import equity
 from agent.strength.ranges import HAND_CLASSES, HOLDING_CLASS, class_holdings
 from simulator.core.cards import holding_cards
 from simulator.core.errors import HoldemError
+from simulator.core.packaged import packaged_file
 
-DATA = Path(__file__).with_name("data") / "preflop_equity.csv"
+DATA = packaged_file("agent.rivals", "data", "preflop_equity.csv")
 _SAMPLES = 200_000
 
 

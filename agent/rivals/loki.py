@@ -97,6 +97,7 @@ from simulator import (
     Observation,
     Street,
 )
+from simulator.core.betting import Betting
 
 _TRIPLE_INDEX = {ActionKind.FOLD: 0, ActionKind.CALL: 1, ActionKind.RAISE: 2}
 
@@ -129,12 +130,8 @@ class Round:
 
 def read_round(obs: Observation) -> Round:
     """The current round of ``obs`` (after the flop no blind counts as a bet)."""
-    levels = [int(r.amount) for r in obs.history
-              if r.street == obs.street and r.kind is ActionKind.RAISE]
-    ours = obs.bets[obs.seat]
-    voluntary = any(r.seat == obs.seat and r.street == obs.street and r.added > 0
-                    for r in obs.history)
-    return Round(len(levels), sum(1 for level in levels if level > ours), voluntary)
+    rnd = Betting.of(obs).current
+    return Round(rnd.raises, rnd.bets_to_call(obs.seat), rnd.voluntary(obs.seat))
 
 
 @dataclass(frozen=True)

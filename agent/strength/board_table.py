@@ -4,7 +4,7 @@ Every player at the table sees the same board, so the ranks of all 1326 holdings
 every board one or two cards further on, ``simulator.core.board_ranks``) are computed once per
 street and shared by every question asked during it: HS, PPOT and NPOT of any hand against
 any weights, and HS of every holding against a range, become array reductions over these
-tables (DESIGN.md section 5).
+tables.
 
 A rank of 0 marks a holding that clashes with the board (or with the runout of that row); real
 ranks run 1 (royal flush) .. 7462, lower is better, as ``simulator.core.hand_ranks``.

@@ -47,14 +47,15 @@ from simulator.arena.results import BlockRecord, ResultsError, RunStore
 from simulator.arena.summary import RunSummary, format_table, summarise
 from simulator.arena.tournament import derive_seed, package_version
 from simulator.arena.validation import read_yaml
-from simulator.core.errors import HoldemError
+from simulator.core.errors import HoldemError, for_command_line
 from simulator.core.game import GameConfig
+from simulator.core.helptext import summary
 from simulator.core.records import HandResult
 from simulator.core.seeds import Domain, stream
 from simulator.interop.acpc.client import AcpcClient, BotFailed
 from simulator.interop.acpc.connection import connect
 from simulator.interop.acpc.dealer import DEFAULT_HOST, DEFAULT_TIMEOUT, host_match
-from simulator.interop.acpc.gamedef import GameDef, load_gamedef
+from simulator.interop.acpc.gamedef import GameDef, load_gamedef, shipped_games
 from simulator.interop.acpc.log import log_histories, parse_log, score_line, state_line
 from simulator.interop.acpc.protocol import ProtocolError
 from simulator.interop.phh import dumps_all
@@ -71,6 +72,10 @@ class UsageError(HoldemError, ValueError):
 
 
 # --- shared pieces -------------------------------------------------------------------------------
+
+
+GAME_HELP = ("the match's .game file, or a shipped definition's name: "
+             + ", ".join(shipped_games()))
 
 
 def _game(path: str) -> tuple[GameDef, GameConfig]:
@@ -129,9 +134,9 @@ def _write(path: Path, text: str) -> None:
 
 
 def _connect_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("host")
-    p.add_argument("port", type=int)
-    p.add_argument("--game", required=True, metavar="FILE.game", help="the match's definition")
+    p.add_argument("host", help="the dealer's address")
+    p.add_argument("port", type=int, help="the port the dealer gave this seat")
+    p.add_argument("--game", required=True, metavar="FILE.game", help=GAME_HELP)
     p.add_argument("--bot", default="call", help="a registered bot or module:Class (call)")
     p.add_argument("--params", metavar="FILE", help="YAML mapping of the bot's parameters")
     p.add_argument("--name", help="our name, shown to the bot (default: the bot's)")
@@ -139,7 +144,8 @@ def _connect_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--phh", metavar="FILE", help="write the hands played as PHHS")
     p.add_argument("--fixed-positions", action="store_true",
                    help="the dealer keeps positions fixed (the reference dealer's -f)")
-    p.add_argument("--connect-timeout", type=_seconds, default=10.0, metavar="SECONDS")
+    p.add_argument("--connect-timeout", type=_seconds, default=10.0, metavar="SECONDS",
+                   help="to reach the dealer (default 10)")
     p.add_argument("--quiet", action="store_true", help="print the summary only")
 
 
@@ -158,12 +164,15 @@ def _run_connect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     status, problem = 0, None
     try:
         conn = connect(args.host, args.port, timeout=args.connect_timeout)
-        try:
-            client.run(conn)
-        finally:
-            conn.close()
+    except ProtocolError as exc:  # nothing was played: no result line
+        print(f"holdem acpc connect: {exc}", file=err)
+        return 1
+    try:
+        client.run(conn)
     except (ProtocolError, BotFailed) as exc:
         status, problem = 1, str(exc)
+    finally:
+        conn.close()
     report = client.report
     if phh is not None:
         _write(phh, dumps_all(report.histories) + "\n" if report.histories else "")
@@ -182,9 +191,9 @@ def _run_connect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _dealer_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", metavar="FILE.game")
-    p.add_argument("--hands", type=int, required=True)
-    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("game", metavar="FILE.game", help=GAME_HELP)
+    p.add_argument("--hands", type=int, required=True, help="hands to play")
+    p.add_argument("--seed", type=int, required=True, help="seed of the cards and the bots")
     p.add_argument("--seat", action="append", required=True, metavar="NAME=BOT",
                    help=f"a seat, in seat order: a bot of ours, or '{ACPC_SEAT}' for a client")
     p.add_argument("--params", action="append", default=[], metavar="NAME=FILE",
@@ -205,7 +214,8 @@ def _dealer_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--block-size", type=int, default=100, metavar="N",
                    help="hands per block of the statistics (100)")
     p.add_argument("--no-luck", action="store_true", help="skip the luck correction")
-    p.add_argument("--luck-samples", type=int, default=400, metavar="N")
+    p.add_argument("--luck-samples", type=int, default=400, metavar="N",
+                   help="Monte-Carlo runouts of the luck correction (400)")
     p.add_argument("--quiet", action="store_true", help="print only the ports and the score")
 
 
@@ -321,8 +331,10 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     store, log = None, None
     if args.output:
         out_dir = Path(args.output)
+        unit, chips = _unit(game)  # holdem plot reads these as it does for a run
         meta = {"acpc_game": gd.text(), "seats": args.seat, "hands": args.hands,
-                "seed": args.seed, "version": package_version(), "names": names}
+                "seed": args.seed, "version": package_version(), "names": names,
+                "unit": unit, "unit_chips": chips, "big_blind": game.big_blind}
         store = RunStore.create(out_dir, meta, names, resume=False, force=args.force,
                                 resumable=False)
         log = open_text(out_dir / LOG_FILE)  # closed below
@@ -333,6 +345,12 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         def listening(open_ports: list[int]) -> None:
             if open_ports:  # the first line, as the reference dealer prints it
                 print(" ".join(str(p) for p in open_ports), file=out, flush=True)
+                waiting = [n for n, b in zip(names, bot_names, strict=True) if b == ACPC_SEAT]
+                if not args.quiet:  # what those numbers are, for a person
+                    print("waiting for ACPC clients on " + ", ".join(
+                        f"port {p} (seat {n!r})" for p, n in zip(open_ports, waiting,
+                                                                 strict=True))
+                          + f" at {args.host}", file=out, flush=True)
 
         problem = None
         try:
@@ -376,7 +394,7 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _log2phh_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("log", help="a dealer's log (STATE lines, a SCORE line)")
-    p.add_argument("--game", required=True, metavar="FILE.game", help="the match's definition")
+    p.add_argument("--game", required=True, metavar="FILE.game", help=GAME_HELP)
     p.add_argument("--output", metavar="FILE", help="write the PHHS here (default: stdout)")
 
 
@@ -398,13 +416,14 @@ def _run_log2phh(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     phhs = dumps_all(histories) + "\n" if histories else ""
     if args.output:
         _write(Path(args.output), phhs)
+        print(f"wrote {len(histories)} hands to {args.output}", file=out)
     else:
         out.write(phhs)
     return 0
 
 
 def _game_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", metavar="FILE.game")
+    p.add_argument("game", metavar="FILE.game", help=GAME_HELP)
 
 
 def _run_game(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -424,8 +443,9 @@ COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None],
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="holdem acpc",
-                                     description=__doc__.split("\n")[0].split(": ", 1)[1])
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+                                     description=summary(__doc__).split(": ", 1)[1])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                help="what to do (COMMAND --help describes it)")
     for name, (build_parser, _, help_text) in COMMANDS.items():
         build_parser(sub.add_parser(name, help=help_text, description=help_text))
     return parser
@@ -440,7 +460,7 @@ def main(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = No
     try:
         return COMMANDS[args.command][1](args, out, err)
     except (HoldemError, ResultsError) as exc:
-        print(f"holdem acpc {args.command}: {exc}", file=err)
+        print(f"holdem acpc {args.command}: {for_command_line(str(exc))}", file=err)
         return 2
 
 

@@ -42,7 +42,8 @@ from simulator.arena.config import TournamentConfig
 from simulator.arena.exploit_config import ExploitRunConfig
 from simulator.arena.lbr import LocalBestResponse
 from simulator.arena.luck import history_luck
-from simulator.arena.results import BOTS_DIR, BlockRecord
+from simulator.arena.outdir import open_log
+from simulator.arena.results import BOTS_DIR, LOG_FILE, BlockRecord
 from simulator.core.records import BotFault
 from simulator.core.seeds import Domain, derive_seed, stream
 from simulator.play.protocol import Bot, LearningBot, PolicyBot
@@ -53,7 +54,8 @@ if TYPE_CHECKING:
 
 
 def permutations(num_seats: int, duplicate: bool) -> list[tuple[int, ...]]:
-    """Seat orders of a block: identity alone, or DESIGN.md section 10's duplicate set."""
+    """Seat orders of a block: identity alone, or the duplicate set (heads-up both orders, three
+    players all six, more the cyclic rotations)."""
     identity = tuple(range(num_seats))
     if not duplicate:
         return [identity]
@@ -153,6 +155,21 @@ def describe_failure(failure: dict[str, Any]) -> str:
         return f"block {failure['block']}: {failure['message']}"
     return (f"block {failure['block']}, permutation {failure['perm']}, hand {failure['hand']}: "
             f"bot {failure['name']!r} (seat {failure['seat']}): {failure['message']}")
+
+
+def log_traceback(config: TournamentConfig, block: int, perm: int, fault: BotFault) -> str:
+    """Append a bot's traceback to the run's bot log, where its prints go too; the words
+    that point there (`` (traceback in DIR/bots.log)``), or "" with no traceback to log."""
+    if not fault.traceback:
+        return ""
+    path = Path(config.output.dir) / LOG_FILE
+    head = describe_failure(fault_record(fault, block, perm))
+    try:
+        with open(open_log(path), "a", encoding="utf-8", closefd=True) as log:
+            log.write(f"{head}\n{fault.traceback}\n")
+    except OSError:  # the log is a convenience: the fault itself is recorded either way
+        return ""
+    return f" (traceback in {path})"
 
 
 def fault_record(fault: BotFault, block: int, perm: int) -> dict[str, Any]:
@@ -269,6 +286,8 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
                 corrections = recorder.take() if recorder is not None else np.zeros(n)
                 cols["aivat"].append(corrections[seat_of])
                 faults += [fault_record(f, block, p) for f in result.faults]
+                for fault in result.faults:
+                    log_traceback(config, block, p, fault)
                 if keep_histories:
                     histories.append(history)
                 if on_hand is not None:
@@ -276,7 +295,9 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
                 if monitor is not None:
                     monitor.hand_done()
         except BotError as exc:
-            return BlockOutcome.failed(block, str(exc), fault=fault_record(exc.fault, block, p))
+            record = fault_record(exc.fault, block, p)
+            record["message"] += log_traceback(config, block, p, exc.fault)
+            return BlockOutcome.failed(block, str(exc), fault=record)
         except Exception as exc:  # an engine crash must not lose finished blocks
             tail = traceback.format_exc(limit=-3).strip().splitlines()
             return BlockOutcome.failed(block, f"{where}: {type(exc).__name__}: {exc} "

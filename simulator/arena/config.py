@@ -11,7 +11,7 @@ typo never silently falls back to a default.
 >>> parse_config({"seats": [{"name": "a", "bot": "call"}] * 2, "hands": 1, "sed": 3})
 Traceback (most recent call last):
 ...
-simulator.arena.config.ConfigError: config: seed: expected a value, the key is missing (and 1 more)
+simulator.arena.config.ConfigError: config: sed: unknown key (did you mean 'seed'?)
 """
 
 from __future__ import annotations
@@ -226,14 +226,17 @@ class TournamentConfig(_Strict):
 
 
 def parse_config(data: Any, source: str = "config") -> TournamentConfig:
-    """Validate a mapping (from YAML) into a config; ``ConfigError`` names the first problem."""
+    """Validate a mapping (from YAML) into a config; ``ConfigError`` names every problem."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of keys (game, seats, hands, ...), "
                           f"got {type(data).__name__}")
+    if "bots" in data and "seats" not in data:
+        raise ConfigError(f"{source}: a league config ('bots', not 'seats'): play it with "
+                          f"holdem league (run_league in Python)")
     try:
         cfg = TournamentConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(validation_message(exc, source)) from None
+        raise ConfigError(validation_message(exc, source, TournamentConfig)) from None
     return cfg
 
 

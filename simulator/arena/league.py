@@ -43,7 +43,8 @@ from simulator.arena.config import ConfigError, TournamentConfig, parse_config
 from simulator.arena.results import ResultsError
 from simulator.arena.stats import t975
 from simulator.arena.validation import ValidationInputError, read_yaml
-from simulator.core.errors import HoldemError
+from simulator.core.errors import HoldemError, for_command_line
+from simulator.core.helptext import summary
 
 PAIRS_DIR = "pairs"
 CSV_FILE = "crosstable.csv"
@@ -235,13 +236,13 @@ def run_league(config_path: str | Path, *, resume: bool = False, force: bool = F
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="holdem league", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="holdem league", description=summary(__doc__))
     parser.add_argument("config", help="a league config: a run config with 'bots' for 'seats'")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--resume", action="store_true", help="continue every pair's run")
     mode.add_argument("--force", action="store_true", help="start every pair over")
     parser.add_argument("--workers", type=int, metavar="N", help="override workers")
-    parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar and no table")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -252,14 +253,35 @@ def main(argv: list[str]) -> int:
         cells = run_league(args.config, resume=args.resume, force=args.force,
                            workers=args.workers, quiet=args.quiet)
     except (ConfigError, ResultsError) as exc:
-        print(f"holdem league: {exc}", file=sys.stderr)
+        print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     except TournamentError as exc:
-        print(f"holdem league: {exc}", file=sys.stderr)
+        print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
         return 1
     if not args.quiet:
-        width = max(len(c.row) for c in cells)
-        for cell in cells:
-            ci = "" if cell.ci95 is None else f" [{cell.ci95[0]:+.4f}, {cell.ci95[1]:+.4f}]"
-            print(f"{cell.row:<{width}} vs {cell.column:<{width}} {cell.mean:+.4f}{ci}")
+        unit = pair_configs(read_yaml(args.config), str(args.config))[0].unit
+        print(crosstable_text(cells, unit))
     return 0
+
+
+def crosstable_text(cells: list[Cell], unit: str) -> str:
+    """Every cell, then each bot's mean over its opponents, in ``unit`` per hand.
+
+    >>> cells = [Cell("a", "b", 0.5, 0.1, (0.3, 0.7), 100, 9),
+    ...          Cell("b", "a", -0.5, 0.1, (-0.7, -0.3), 100, 9)]
+    >>> print(crosstable_text(cells, "small_bets"))
+    small_bets per hand, the row bot against the column bot [95% CI]:
+    a vs b      +0.5000 [+0.3000, +0.7000]
+    b vs a      -0.5000 [-0.7000, -0.3000]
+    a vs (mean) +0.5000 [+0.2738, +0.7262]
+    b vs (mean) -0.5000 [-0.7262, -0.2738]
+    """
+    bots = list(dict.fromkeys(c.row for c in cells))
+    rows = [*cells, *(overall(cells, bot) for bot in bots)]
+    width = max(len(c.row) for c in cells)
+    lines = [f"{unit} per hand, the row bot against the column bot [95% CI]:"]
+    for cell in rows:
+        ci = "" if cell.ci95 is None else f" [{cell.ci95[0]:+.4f}, {cell.ci95[1]:+.4f}]"
+        lines.append(f"{cell.row:<{width}} vs {cell.column:<{max(width, 6)}} "
+                     f"{cell.mean:+.4f}{ci}")
+    return "\n".join(lines)

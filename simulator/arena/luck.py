@@ -1,4 +1,4 @@
-"""Luck correction of a played hand (DESIGN.md section 10; Zinkevich et al. 2006, AIVAT).
+"""Luck correction of a played hand (Zinkevich et al. 2006; the idea behind AIVAT).
 
 At each chance event (the flop as one event, the turn, the river) a seat still in the hand
 gets ``value(after) - mean of value over every card(s) the event could have dealt``, with the

@@ -191,7 +191,7 @@ class RunStore:
         Refuses a dir that holds results unless ``resume`` (the same config) or ``force``
         (remove this tool's files, and only those). Every check comes before any change: a
         resume reads the whole store first and refuses what does not add up (exit 2).
-        ``resumable=False`` (the ACPC dealer) leaves ``--resume`` out of the refusal's advice.
+        ``resumable=False`` (the ACPC dealer) leaves ``resume`` out of the refusal's advice.
         """
         out_dir = prepare_dir(Path(out_dir))
         lock = DirLock.acquire(out_dir)
@@ -203,8 +203,8 @@ class RunStore:
             if resume and existing:
                 store._repair(store._check_resume(meta, num_blocks, histories))
             elif existing and not force:
-                advice = ("--resume to continue that run or --force to start over" if resumable
-                          else "--force to replace them")
+                advice = ("resume=True to continue that run or force=True to start over"
+                          if resumable else "force=True to replace them")
                 raise ResultsError(f"output dir {str(out_dir)!r} already holds results: pass "
                                    f"{advice}")
             else:
@@ -242,7 +242,7 @@ class RunStore:
     # --- resume: read and check everything, then cut back ------------------------------------
 
     def _refuse(self, problem: str) -> ResultsError:
-        return ResultsError(f"cannot resume {str(self.dir)!r}: {problem}; use --force to start "
+        return ResultsError(f"cannot resume {str(self.dir)!r}: {problem}; force=True starts "
                             f"over")
 
     def _read(self, name: str) -> bytes:
@@ -264,7 +264,7 @@ class RunStore:
             other = old.get("result_config") if isinstance(old, dict) else old
             diff = _first_difference(other, meta.get("result_config"))
             raise ResultsError(f"cannot resume {str(self.dir)!r}: the config differs from the "
-                               f"run there ({diff}); use --force to start over")
+                               f"run there ({diff}); force=True starts over")
         blocks, blocks_bytes = self._check_blocks(num_blocks)
         hands_bytes = self._check_hands({b["block"]: b["rows"] for b in blocks})
         phh_bytes, phh_hands = None, 0

@@ -38,6 +38,7 @@ key) or, in runs written before they were records, text starting with the player
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -366,22 +367,31 @@ def _position_order(label: str) -> tuple[int, str]:
 # --- the printed table --------------------------------------------------------------------------
 
 
+WIDTH = 80  # a terminal's columns: the table and its notes fit
+
+
 def format_table(summary: RunSummary) -> str:
-    """A readable table: unit per hand, bb/100 and mbb/hand, luck-adjusted beside the raw.
+    """A table of 80 columns: unit per hand with its 95% interval, luck-adjusted beside it,
+    and bb/100 (``summary.json`` also has mbb/hand).
 
     Below it, a note for every player whose luck adjustment did not narrow the interval.
     """
     short = "SB/h" if summary.unit == "small_bets" else "bb/h"
-    head = (f"{'player':<14}{'hands':>9}  {short + ' (95% CI)':<32}{'bb/100':>9}{'mbb/h':>9}"
-            f"  {'luck-adjusted ' + short + ' (95% CI)':<36}")
+    head = (f"{'player':<12}{'hands':>7}  {short + ' [95% CI]':<25}"
+            f"{'luck-adjusted [95% CI]':<25}{'bb/100':>8}")
     lines = [f"{summary.deals} deals in {summary.blocks} blocks; unit: {summary.unit} per hand",
              head, "-" * len(head)]
     for name, p in summary.players.items():
         bb100 = "-" if p.bb_per_100 is None else f"{p.bb_per_100:+.1f}"
-        mbb = "-" if p.mbb_per_hand is None else f"{p.mbb_per_hand:+.0f}"
-        lines.append(f"{name:<14}{p.raw.hands:>9}  {_cell_text(p.raw):<32}{bb100:>9}{mbb:>9}  "
-                     f"{_cell_text(p.luck_adjusted.stat):<36}")
-    lines += _adjustment_notes(summary)
+        if len(name) > 11:  # a long name gets a line of its own, the figures the next
+            lines.append(name)
+            name = ""
+        lines.append(f"{name:<12}{p.raw.hands:>7}  {_cell_text(p.raw):<25}"
+                     f"{_cell_text(p.luck_adjusted.stat):<25}{bb100:>8}")
+    notes = _adjustment_notes(summary)
+    if any(p.raw.mean is not None and p.raw.ci95 is None for p in summary.players.values()):
+        notes.append("note: no CI: an interval needs 2 blocks or more")
+    lines += [textwrap.fill(note, WIDTH, subsequent_indent="  ") for note in notes]
     lines += _aivat_lines(summary, short)
     return "\n".join(lines)
 
@@ -392,15 +402,20 @@ def _aivat_lines(summary: RunSummary, short: str) -> list[str]:
     players = [(name, p.aivat) for name, p in summary.players.items() if p.aivat is not None]
     if not players:
         return []
-    lines = [f"{'AIVAT':<14}{'':>9}  {short + ' (95% CI)':<32}{'variance / raw':>18}"]
+    lines = [f"{'AIVAT':<12}{'':>7}  {short + ' [95% CI]':<25}{'variance / raw':<25}"]
     for name, aivat in players:
         factor = "-" if aivat.variance_reduction is None else \
             f"1/{aivat.variance_reduction:.1f}"
-        lines.append(f"{name:<14}{'':>9}  {_cell_text(aivat.stat):<32}{factor:>18}")
+        if len(name) > 11:
+            lines.append(name)
+            name = ""
+        lines.append(f"{name:<12}{'':>7}  {_cell_text(aivat.stat):<25}{factor:<25}")
     for name, aivat in players:
         if not aivat.policy:
-            lines.append(f"note: {name} states no policy: its own decisions get no AIVAT "
-                         f"correction (chance only; the other seats' decisions are corrected)")
+            lines.append(textwrap.fill(
+                f"note: {name} states no policy: its own decisions get no AIVAT correction "
+                f"(chance only; the other seats' decisions are corrected)", WIDTH,
+                subsequent_indent="  "))
     return lines
 
 
@@ -408,8 +423,8 @@ def _cell_text(stat: Stat) -> str:
     if stat.mean is None:
         return "-"
     if stat.ci95 is None:
-        return f"{stat.mean:+.4f} (no CI: too few blocks)"
-    return f"{stat.mean:+.4f} [{stat.ci95[0]:+.4f}, {stat.ci95[1]:+.4f}]"
+        return f"{stat.mean:+.3f} (no CI)"
+    return f"{stat.mean:+.3f} [{stat.ci95[0]:+.3f}, {stat.ci95[1]:+.3f}]"
 
 
 def _adjustment_notes(summary: RunSummary) -> list[str]:

@@ -53,11 +53,22 @@ from simulator.arena.blocks import (
     play_block,
 )
 from simulator.arena.config import ConfigError, TournamentConfig
+from simulator.arena.mainguard import (
+    EXIT_UNGUARDED,
+    in_spawned_import,
+    unguarded_call,
+    unguarded_message,
+)
 from simulator.arena.outdir import open_log
 from simulator.arena.progress import Progress, wanted
 from simulator.arena.results import (
+    BLOCKS_FILE,
     FAILURES_FILE,
+    HANDS_FILE,
+    HISTORY_FILE,
     LOG_FILE,
+    RUN_FILE,
+    SUMMARY_FILE,
     ResultsError,
     RunStore,
 )
@@ -267,6 +278,7 @@ class Summary:
     out_dir: Path
     play_seconds: float = 0.0
     luck_seconds: float = 0.0
+    files: tuple[Path, ...] = ()  # the results the run wrote, plots and histories included
 
     @property
     def data(self) -> dict[str, Any]:
@@ -437,15 +449,23 @@ def run_tournament(config: TournamentConfig, *, resume: bool = False, force: boo
     """Play a tournament and write its results; the CLI is a thin layer over this.
 
     Blocks run in spawned worker processes (at most ``workers``, never more than the blocks
-    left), so a script calling this must guard its entry point with
-    ``if __name__ == "__main__":``; ``inline=True`` plays them in this process, one by one,
-    for debugging. ``backend: ray`` starts a local Ray with ``workers`` CPUs, or joins the
-    cluster of ``RAY_ADDRESS`` (whose nodes need this package and the bots' modules).
+    left); ``inline=True`` plays them in this process, one by one, for debugging. A spawned
+    worker imports the calling script again, so a script that calls this at its top level,
+    outside ``if __name__ == "__main__":``, plays in this process with ``workers: 1`` and
+    is refused (``ConfigError``, naming the guard) with more (:mod:`.mainguard`).
+    ``backend: ray`` starts a local Ray with ``workers`` CPUs, or joins the cluster of
+    ``RAY_ADDRESS`` (whose nodes need this package and the bots' modules).
 
     Raises ``ConfigError`` or ``ResultsError`` (``HoldemError``\\s) for bad input before any
     work, and ``TournamentError`` for a run that failed on its way (its finished blocks stay
     on disk).
     """
+    if in_spawned_import():  # a worker importing the script: leave before doing anything
+        os._exit(EXIT_UNGUARDED)
+    if not inline and config.backend == "local" and unguarded_call(sys._getframe(1)):
+        if config.workers > 1:
+            raise ConfigError(unguarded_message(config.workers))
+        inline = True  # one worker: play here, as the script is written
     check_bots(config)
     write_histories = _history_writer() if config.output.hand_histories else None
     if not inline:
@@ -543,24 +563,27 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
                     write(ready)
     except (KeyboardInterrupt, _Terminated) as exc:
         what = "terminated (SIGTERM)" if isinstance(exc, _Terminated) else "interrupted"
-        raise TournamentError(f"{what}; {where}: --resume continues the run") from None
+        raise TournamentError(f"{what}; {where}: resume=True continues the run") from None
     except _WriteError as exc:
         raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc}; {where} (free "
-                              f"space, then --resume continues the run)") from None
+                              f"space, then resume=True continues the run)") from None
     finally:
         bar.close()
     if failures:
         raise TournamentError(_failure_text(failures, stopped_by, out_dir))
     summary = _summary(config, store)
+    files = [out_dir / name for name in (SUMMARY_FILE, HANDS_FILE, BLOCKS_FILE, RUN_FILE)]
+    if write_histories is not None:
+        files.append(out_dir / HISTORY_FILE)
     try:
         store.write_summary(summary.to_dict())
         if config.output.plots:
             from simulator.arena.plots import draw
 
-            draw(out_dir)
+            files += draw(out_dir)
     except OSError as exc:
         raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc.strerror or exc}; "
-                              f"{where} (free space, then --resume writes the summary)"
+                              f"{where} (free space, then resume=True writes the summary)"
                               ) from None
     if echo is not None:
         echo(format_table(summary))
@@ -569,7 +592,7 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
             echo(f"note: {len(early)} of {summary.blocks} blocks ended early, when one player "
                  f"was left (stacks carry over): {summary.deals} deals played of "
                  f"{config.hands}")
-    return Summary(summary, out_dir, timing[0], timing[1])
+    return Summary(summary, out_dir, timing[0], timing[1], tuple(files))
 
 
 def _failure_text(failures: list[dict[str, Any]], stopped_by: BlockOutcome | None,
@@ -581,7 +604,7 @@ def _failure_text(failures: list[dict[str, Any]], stopped_by: BlockOutcome | Non
         return f"{kind} in {stopped_by.error}; {where}"
     listed = "; ".join(describe_failure(f) for f in failures)
     return (f"{len(failures)} block(s) failed: {listed}; {where} (see {FAILURES_FILE}): "
-            f"--resume plays the failed blocks again")
+            f"resume=True plays the failed blocks again")
 
 
 def _summary(config: TournamentConfig, store: RunStore) -> RunSummary:

@@ -45,7 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from simulator.arena.blocks import BlockOutcome, bots_dir, permutations, play_block
-from simulator.arena.config import TournamentConfig
+from simulator.arena.config import ConfigError, TournamentConfig
+from simulator.arena.mainguard import EXIT_UNGUARDED, unguarded_message
 
 GRACE_SECONDS = 1.0  # past bot_timeout before a worker is killed (its own interrupt goes first)
 POLL_SECONDS = 0.05  # how often the parent looks at the slots
@@ -293,6 +294,8 @@ class WorkerPool:
                 worker.block = None
                 return outcome
         if not worker.process.is_alive():
+            if worker.process.exitcode == EXIT_UNGUARDED:  # see simulator.arena.mainguard
+                raise ConfigError(unguarded_message(len(self._workers)))
             problem, by_bot = self._death(worker)
             return self._fail(worker, block, problem, by_bot=by_bot)
         if overdue(worker.mem, now, self._grace):

@@ -208,22 +208,26 @@ class Betting:
         each round's highest bet given back."""
         betting = self
         while betting.street < street:
-            betting = betting._closed()
+            betting = betting.settled()
             nxt = BettingRound(Street(betting.street + 1), (), (0,) * len(betting.stacks))
             betting = replace(betting, rounds=(*betting.rounds, nxt))
         return betting
 
-    def _closed(self) -> Betting:
+    def settled(self) -> Betting:
+        """The betting once the current round closes: the uncalled part of its highest bet
+        given back (as when the hand ends). Settling twice changes nothing more."""
         rnd = self.current
         live = sorted(rnd.bets[s] for s in self.order)
         cutoff = live[-2] if len(live) > 1 else 0
-        stacks, paid = list(self.stacks), list(self.contributions)
+        stacks, paid, bets = list(self.stacks), list(self.contributions), list(rnd.bets)
         for s in self.order:
             over = rnd.bets[s] - cutoff
             if over > 0:
                 stacks[s] += over
                 paid[s] -= over
-        return replace(self, stacks=tuple(stacks), contributions=tuple(paid))
+                bets[s] = cutoff
+        rounds = (*self.rounds[:-1], replace(rnd, bets=tuple(bets)))
+        return replace(self, stacks=tuple(stacks), contributions=tuple(paid), rounds=rounds)
 
     # --- reading -----------------------------------------------------------------------------
 

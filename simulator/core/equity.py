@@ -158,6 +158,125 @@ def free_mass(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
             + w[holdings])
 
 
+@numba.njit(cache=True, nogil=True)
+def _pot_share(ahead: np.ndarray, tied: np.ndarray, coeffs: np.ndarray) -> float:
+    """Our expected share of the pot against independent opponents, unnormalised: opponent
+    j is beaten with weight ``ahead[j]`` and tied with weight ``tied[j]``; a tie among m + 1
+    players pays 1 / (m + 1). ``coeffs`` is scratch of length opponents + 1."""
+    k = ahead.shape[0]
+    coeffs[:] = 0.0
+    coeffs[0] = 1.0
+    for j in range(k):
+        for m in range(j + 1, 0, -1):
+            coeffs[m] = coeffs[m] * ahead[j] + coeffs[m - 1] * tied[j]
+        coeffs[0] *= ahead[j]
+    share = 0.0
+    for m in range(k + 1):
+        share += coeffs[m] / (m + 1)
+    return share
+
+
+@numba.njit(cache=True, nogil=True)
+def _multi_one(fin: np.ndarray, hero: int, w: np.ndarray, hold_a: np.ndarray,
+               hold_b: np.ndarray) -> float:
+    """Equity of ``hero`` against independent opponents with weights ``w[j]``."""
+    k = w.shape[0]
+    a, b = hold_a[hero], hold_b[hero]
+    ahead = np.empty(k)
+    tied = np.empty(k)
+    coeffs = np.empty(k + 1)
+    share = 0.0
+    mass = 0.0
+    for r in range(fin.shape[0]):
+        mine = fin[r, hero]
+        if mine == 0:
+            continue
+        joint = 1.0
+        for j in range(k):
+            ahead[j] = 0.0
+            tied[j] = 0.0
+            total = 0.0
+            for o in range(fin.shape[1]):
+                theirs = fin[r, o]
+                x = w[j, o]
+                if theirs == 0 or x == 0.0 or hold_a[o] == a or hold_a[o] == b \
+                        or hold_b[o] == a or hold_b[o] == b:
+                    continue
+                total += x
+                if mine < theirs:
+                    ahead[j] += x
+                elif mine == theirs:
+                    tied[j] += x
+            joint *= total
+        if joint > 0:
+            share += _pot_share(ahead, tied, coeffs)
+            mass += joint
+    return min(share / mass, 1.0) if mass > 0 else np.nan
+
+
+@numba.njit(cache=True, nogil=True)
+def _multi_every(fin: np.ndarray, orders: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
+                 hold_b: np.ndarray, share: np.ndarray, mass: np.ndarray) -> None:
+    """Per runout, each opponent's ahead, tied and total weight for every holding (one
+    showdown walk each, as ``_every``), combined per holding by :func:`_pot_share`."""
+    k = w.shape[0]
+    n = fin.shape[1]
+    ahead = np.zeros((k, n))
+    tied = np.zeros((k, n))
+    total = np.zeros((k, n))
+    ah = np.empty(k)
+    ti = np.empty(k)
+    coeffs = np.empty(k + 1)
+    for r in range(fin.shape[0]):
+        ahead[:, :] = 0.0
+        tied[:, :] = 0.0
+        total[:, :] = 0.0
+        for j in range(k):
+            # _every adds ahead + tied / 2 and the mass; ties are kept apart here
+            _every(fin[r:r + 1], orders[r:r + 1], w[j], hold_a, hold_b, ahead[j], total[j])
+            _ties(fin[r], orders[r], w[j], hold_a, hold_b, tied[j])
+        for h in range(n):
+            if fin[r, h] == 0:
+                continue
+            joint = 1.0
+            for j in range(k):
+                ti[j] = tied[j, h]
+                ah[j] = ahead[j, h] - 0.5 * tied[j, h]
+                joint *= total[j, h]
+            if joint > 0:
+                share[h] += _pot_share(ah, ti, coeffs)
+                mass[h] += joint
+
+
+@numba.njit(cache=True, nogil=True)
+def _ties(ranks: np.ndarray, order: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
+          hold_b: np.ndarray, tied: np.ndarray) -> None:
+    """Each holding's tied weight on one runout (its own tie group, its cards left out)."""
+    tie_card = np.zeros(52)
+    n = 0
+    while n < order.shape[0] and order[n] >= 0:
+        n += 1
+    start = 0
+    while start < n:
+        rank = ranks[order[start]]
+        end = start
+        tie = 0.0
+        while end < n and ranks[order[end]] == rank:
+            h = order[end]
+            tie += w[h]
+            tie_card[hold_a[h]] += w[h]
+            tie_card[hold_b[h]] += w[h]
+            end += 1
+        for i in range(start, end):
+            h = order[i]
+            tied[h] += tie - tie_card[hold_a[h]] - tie_card[hold_b[h]] + w[h]
+        for i in range(start, end):
+            h = order[i]
+            tie_card[hold_a[h]] = 0.0
+            tie_card[hold_b[h]] = 0.0
+        start = end
+
+
 def _preflop(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
     table = preflop_table()
     every = holdings.shape[0] == NUM_HOLDINGS and bool((holdings == _ALL).all())
@@ -190,6 +309,41 @@ def equities(board: Sequence[int], weights: np.ndarray | Sequence[float] | None 
     share = np.zeros(NUM_HOLDINGS)
     mass = np.zeros(NUM_HOLDINGS)
     _every(fin, ranks.river_orders(), live_w, HOLD_A, HOLD_B, share, mass)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where((mass > 0) & (ranks.ranks > 0),
+                       np.minimum(share / np.where(mass > 0, mass, 1.0), 1.0), np.nan)
+    return out[asked]
+
+
+def multiway_equities(board: Sequence[int],
+                      weights: Sequence[np.ndarray | Sequence[float] | None],
+                      holdings: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+    """Equity of each holding against several opponents, one range each, after the flop.
+
+    Every completion of the board is enumerated; given the board and our holding the
+    opponents' holdings are taken as independent draws from their ranges (each free of our
+    cards and the board, but not of each other's: the one simplification), and a tie among
+    m + 1 players pays each 1 / (m + 1). With one opponent it is :func:`equities` exactly.
+    """
+    cards = _board(board)
+    if not cards:
+        raise CardError("multiway equity needs the flop: before it use the pre-flop table")
+    w = np.stack([range_weights(x) for x in weights]) if len(weights) else np.empty((0, 0))
+    if not 1 <= w.shape[0] <= 9:
+        raise RangeWeightsError(f"bad number of opponents {w.shape[0]}: expected 1..9")
+    if w.shape[0] == 1:
+        return equities(cards, w[0], holdings)
+    asked = (np.arange(NUM_HOLDINGS) if holdings is None
+             else np.asarray(holdings, dtype=np.int64).reshape(-1))
+    ranks = board_ranks(cards)
+    fin = ranks.river()[1]
+    w = np.where(ranks.ranks > 0, w, 0.0)
+    if asked.size <= _FEW:
+        return np.array([_multi_one(fin, int(h), w, HOLD_A, HOLD_B) if ranks.ranks[h]
+                         else np.nan for h in asked])
+    share = np.zeros(NUM_HOLDINGS)
+    mass = np.zeros(NUM_HOLDINGS)
+    _multi_every(fin, ranks.river_orders(), w, HOLD_A, HOLD_B, share, mass)
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.where((mass > 0) & (ranks.ranks > 0),
                        np.minimum(share / np.where(mass > 0, mass, 1.0), 1.0), np.nan)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from simulator.core.game import DEFAULT_CAP
+from simulator.core.helptext import summary
 from simulator.interop.phh import PHHError, PHHHand, loads_all, replay
 
 
@@ -31,7 +32,7 @@ def _cap(text: str) -> int | None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="holdem replay", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="holdem replay", description=summary(__doc__))
     p.add_argument("files", nargs="+", type=Path, help="PHH or PHHS files")
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
     p.add_argument("--cap", type=_cap, default=DEFAULT_CAP,

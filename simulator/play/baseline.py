@@ -72,14 +72,14 @@ class RandomBot(BaseBot):
     from the legal range.
     """
 
-    def __init__(self, fold: float = 1 / 3, call: float = 1 / 3, raise_: float | None = None,
+    def __init__(self, fold: float = 1 / 3, call: float = 1 / 3, raise_: float = 1 / 3,
                  seed: int | None = None, **params: Any) -> None:
         extra = set(params) - {"raise"}
         if extra:
             raise TypeError(f"RandomBot: unknown parameter(s) {sorted(extra)}")
-        if "raise" in params and raise_ is not None:
+        if "raise" in params and raise_ != 1 / 3:
             raise TypeError("RandomBot: give 'raise' or 'raise_', not both")
-        raise_p = params.get("raise", 1 / 3 if raise_ is None else raise_)
+        raise_p = params.get("raise", raise_)
         weights = np.array([fold, call, raise_p], dtype=float)
         if not np.all(np.isfinite(weights)) or np.any(weights < 0) or weights.sum() <= 0:
             raise ValueError(f"RandomBot: fold/call/raise must be >= 0 with a positive sum, "

@@ -21,6 +21,7 @@ import dataclasses
 import signal
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from numbers import Integral
@@ -162,6 +163,7 @@ class _Guard:
         self.monitor = monitor
         self.interrupt = _InterruptFlag()
         self.hand_number = 0
+        self._traceback = ""  # of the last call that raised, for the fault that follows
 
     def call(self, seat: int, what: str, fn: Callable[..., Any], *args: Any,
              interrupt: bool = True) -> tuple[Any, str | None]:
@@ -186,6 +188,7 @@ class _Guard:
         except BaseException as exc:  # SystemExit too: a bot's failure is the bot's fault
             if self.interrupt.seen:  # the user's Ctrl-C (or the caller's SIGTERM) instead
                 raise
+            self._traceback = "".join(traceback.format_exception(exc))
             if isinstance(exc, KeyboardInterrupt):
                 return None, f"{what}: raised KeyboardInterrupt"
             return None, f"{what}: raised {type(exc).__name__}: {exc}"
@@ -197,7 +200,8 @@ class _Guard:
         return result, None
 
     def fault(self, seat: int, problem: str, faults: list[BotFault]) -> None:
-        fault = BotFault(self.hand_number, seat, self.names[seat], problem)
+        fault = BotFault(self.hand_number, seat, self.names[seat], problem, self._traceback)
+        self._traceback = ""
         if self.on_bot_error == "stop":
             raise BotError(fault)
         faults.append(fault)

@@ -1,4 +1,4 @@
-"""The bot interface (DESIGN.md section 11): ``act`` is required; the rest is optional.
+"""The bot interface: ``act`` is required; the rest is optional.
 
 A bot receives an immutable :class:`~simulator.core.observation.Observation` when it is to act
 and returns an :class:`~simulator.core.actions.Action`; the engine validates it. Events arrive

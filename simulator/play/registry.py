@@ -1,6 +1,6 @@
 """Find bots by name: a short name from the ``holdem.bots`` entry-point group, or ``module:Class``.
 
-The simulator never imports bot modules directly (DESIGN.md section 2): names are looked up
+The simulator never imports bot modules directly (it sits below the agent): names are looked up
 here, when a config is checked, so a typo is refused before any hand is played.
 
 >>> spec = resolve("simulator.play.protocol:BaseBot")

@@ -1,4 +1,4 @@
-"""The ACPC wire format: MATCHSTATE lines, replies and action tokens (ACPC.md).
+"""The ACPC wire format: MATCHSTATE lines, replies and action tokens (ACPC protocol 2.0.0).
 
 A MATCHSTATE line is ``MATCHSTATE:<position>:<hand>:<betting>:<cards>``. The betting holds
 one group of tokens per round, separated by ``/``: ``f``, ``c`` and ``r`` (no-limit ``r<T>``,
