@@ -120,8 +120,8 @@ def bet_value(fold: float, equity: float, pot: int, adds: int, called: int) -> f
     """A bet's value: the pot when the bot folds (probability ``fold``), else the check-down
     value of the bigger pot, the bot having added ``called``.
 
-    >>> bet_value(0.5, 0.5, pot=10, adds=10, called=10)
-    10.0
+    >>> bet_value(0.5, 0.5, pot=10, adds=10, called=10)  # 5 + 0.5 * (0.5 * 30 - 10)
+    7.5
     """
     return fold * pot + (1.0 - fold) * check_down_value(equity, pot + called, adds)
 
