@@ -80,6 +80,7 @@ class HeuristicAgent(BaseBot):
                  **overrides: Any) -> None:
         self.params: AgentParams = load_agent_params(config, overrides)
         self.rng = np.random.default_rng(seed)
+        self._frozen = False  # freeze(): nothing learned in this match
         self.modeller = OpponentModeller(self.params.modeller_params(), mode=self.params.model)
         self.expert = PreflopExpert(self.params.preflop_params())
         self.trust = RangeTrust(self.params.trust.prior, self.params.trust.prior_weight)
@@ -113,10 +114,16 @@ class HeuristicAgent(BaseBot):
             self._tracer = TraceWriter(context.open_file(trace_name(context.block,
                                                                     context.permutation)))
 
+    def freeze(self) -> None:
+        """Learn nothing in this match (``simulator.LearningBot``): the opponent model and the
+        range trust stay as they start (``model_file`` loads a saved model in ``start``)."""
+        self.modeller.freeze()
+        self._frozen = True
+
     def observe(self, event: Event) -> None:
         if isinstance(event, HandStarted):
             self._names = event.names
-        if isinstance(event, Showdown) and self.context is not None:
+        if isinstance(event, Showdown) and self.context is not None and not self._frozen:
             self._learn_trust(event)
         self.modeller.observe(event)
         if isinstance(event, HandEnded) and self._tracer is not None:

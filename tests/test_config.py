@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from simulator.arena.config import ConfigError, GameSection, load_config, parse_config
+from simulator.arena.exploit_config import parse_exploit
 from simulator.arena.league import pair_configs
 from simulator.arena.tournament import check_bots
 from simulator.core.game import GameConfig
@@ -140,8 +141,11 @@ def test_result_key_ignores_only_how_the_run_is_executed() -> None:
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
 def test_shipped_configs_are_valid_and_their_bots_resolve(path: Path) -> None:
     data = yaml.safe_load(path.read_text())
-    # a league config (a panel of 'bots') is one run config per pair
-    configs = (pair_configs(data, str(path)) if "bots" in data else [load_config(path)])
+    # a league config (a panel of 'bots') is one run config per pair; an exploit config (one
+    # 'bot') one run per learning mode
+    configs = (pair_configs(data, str(path)) if "bots" in data
+               else list(parse_exploit(data, str(path)).runs()) if "bot" in data
+               else [load_config(path)])
     for cfg in configs:
         check_bots(cfg)
         assert cfg.output.dir.startswith("results/")

@@ -115,6 +115,7 @@ class OpponentModeller:
         self._records: list[ActionRecord] = []
         self._changed = False
         self._loaded_game: tuple[GameConfig, int] | None = None
+        self.frozen = False  # freeze(): the hand's weights move, the learned model does not
         self._dispatch: dict[type, Callable[[Event], None]] = {
             HandStarted: self._hand_started, ActionTaken: self._action,
             BoardDealt: self._board, Showdown: self._showdown, HandEnded: self._hand_ended}
@@ -125,6 +126,11 @@ class OpponentModeller:
         """Our seat, the seat names and the game; what is learned so far is kept."""
         self._context = context
         self._path, self._records = [], []
+
+    def freeze(self) -> None:
+        """Learn nothing from now on: the action frequencies and chain stores stay as they
+        are (loaded or learned before); each hand's weights are still tracked."""
+        self.frozen = True
 
     def reset(self) -> None:
         """Forget everything learned (between independent blocks, duplicate rotations)."""
@@ -164,7 +170,7 @@ class OpponentModeller:
         new, seen = self._step(hand, record)
         self._path.append(new)
         self._records.append(record)
-        if record.seat != hand.us and self.mode != "off":
+        if record.seat != hand.us and self.mode != "off" and not self.frozen:
             self._counts(hand.names[record.seat]).record(seen.street, seen.context, seen.kind)
 
     def _step(self, hand: HandModel, record: ActionRecord) -> tuple[HandModel, SeenAction]:
@@ -190,9 +196,9 @@ class OpponentModeller:
         hand = self._hand
         if hand is None or not hand.dealt:
             return
-        self._changed = self._changed or self.mode != "off"
+        self._changed = self._changed or (self.mode != "off" and not self.frozen)
         self._replace(hand.settled())
-        if self.mode == "full":
+        if self.mode == "full" and not self.frozen:
             self._store(self._path[-1])
 
     # --- re-weighting -----------------------------------------------------------------------

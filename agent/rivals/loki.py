@@ -265,6 +265,11 @@ class LokiBot(BaseBot):
     def start(self, context: BotContext) -> None:
         self.modeller.start(context)
 
+    def freeze(self) -> None:
+        """Learn nothing in this match (``simulator.LearningBot``): its opponent model's
+        frequencies stay as they start."""
+        self.modeller.freeze()
+
     def observe(self, event: Event) -> None:
         self.modeller.observe(event)
         if isinstance(event, HandStarted):

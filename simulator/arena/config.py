@@ -134,6 +134,9 @@ class TournamentConfig(_Strict):
     bot_timeout: float | None = Field(None, gt=0, le=MAX_SECONDS, allow_inf_nan=False)
     luck: bool = True
     luck_samples: int = Field(400, ge=10)
+    # AIVAT (simulator.arena.aivat): "auto" corrects the decisions of every seat that states
+    # its policy, beside the luck correction (so it needs luck: true); "off" does not
+    aivat: Literal["auto", "off"] = "auto"
     output: OutputSection = Field(default_factory=OutputSection)
 
     @field_validator("bot_timeout", mode="before")
@@ -174,7 +177,7 @@ class TournamentConfig(_Strict):
                 section, _, name = key.rpartition(".")
                 (data[section] if section else data)[name] = value
         try:
-            return TournamentConfig.model_validate(data)
+            return type(self).model_validate(data)
         except ValidationError as exc:
             err = exc.errors()[0]
             path = error_path(err["loc"])

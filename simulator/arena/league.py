@@ -15,6 +15,20 @@ as a run does on its dir.
 Pairs are independent matches, so the standard error of a bot's mean over its k opponents is
 ``sqrt(sum of squared standard errors) / k``, and its interval takes Student's t at the
 Welch-Satterthwaite degrees of freedom of that sum.
+
+**Estimators.** A cell is AIVAT's estimate (:mod:`simulator.arena.aivat`) when the pair's run
+measured it (``aivat: auto`` and ``luck: true``, the defaults): the chance correction plus the
+action corrections of every bot that states its policy; ``estimator`` in the CSV says
+``aivat`` when both bots do, ``aivat-chance`` when one or neither does (its decisions
+uncorrected). Otherwise the cell is the raw mean. Either is unbiased and nothing in it is
+fitted, so its interval takes t at ``blocks - 1``.
+
+**Blocks.** A block is what an adaptive bot learns in, so a pair with a bot that learns plays
+blocks of ``block_size`` deals. A bot entry may say ``learns: false`` (default: whether its
+class implements ``freeze()``, :class:`~simulator.play.protocol.LearningBot`); a pair of bots
+that both do not learn has no memory to keep, so with ``short_block_size`` set it plays the
+same deals in blocks of that size: more blocks, so more degrees of freedom for its interval
+(the standard error itself does not shrink).
 """
 
 from __future__ import annotations
@@ -43,7 +57,8 @@ PLOT_FILE = "crosstable.png"
 
 @dataclass(frozen=True)
 class Cell:
-    """The row bot's result against the column bot, in the run's unit per hand."""
+    """The row bot's result against the column bot, in the run's unit per hand, by
+    ``estimator`` (``raw``, ``aivat`` or ``aivat-chance``; a bot's mean: ``mean``)."""
 
     row: str
     column: str
@@ -52,6 +67,21 @@ class Cell:
     ci95: tuple[float, float] | None
     hands: int
     df: float | None = None  # degrees of freedom of stderr (blocks - 1 for a pair's cell)
+    estimator: str = "raw"
+
+
+def learns(entry: dict[str, Any]) -> bool:
+    """Whether a panel entry's bot learns across hands: its ``learns`` key, else whether its
+    class implements ``freeze()``."""
+    if "learns" in entry:
+        return bool(entry["learns"])
+    from simulator.play.registry import resolve
+
+    try:
+        factory = resolve(str(entry.get("bot")))
+    except HoldemError:
+        return True  # refused later, naming the bot
+    return callable(getattr(factory.factory, "freeze", None))
 
 
 def pair_dir(out_dir: Path, a: str, b: str) -> Path:
@@ -74,10 +104,23 @@ def pair_configs(data: dict[str, Any], source: str) -> list[TournamentConfig]:
     if "seats" in data:
         raise ConfigError(f"{source}: seats: unknown key in a league (the panel is 'bots')")
     out_dir = Path(str((data.get("output") or {}).get("dir", "results/league"))).expanduser()
+    short = data.get("short_block_size")
+    if short is not None and (type(short) is not int or short <= 0):
+        raise ConfigError(f"{source}: short_block_size: expected a positive number of deals, "
+                          f"got {short!r}")
+    for entry in bots:
+        if isinstance(entry, dict) and "learns" in entry and type(entry["learns"]) is not bool:
+            raise ConfigError(f"{source}: bots: {entry.get('name')}: learns: expected true "
+                              f"or false, got {entry['learns']!r}")
+    memory = [learns(e) if isinstance(e, dict) else True for e in bots]
+    seats = [{k: v for k, v in e.items() if k != "learns"} if isinstance(e, dict) else e
+             for e in bots]
     configs = []
-    for i, a in enumerate(bots):
-        for b in bots[i + 1:]:
-            pair = {k: v for k, v in data.items() if k != "bots"}
+    for i, a in enumerate(seats):
+        for j, b in enumerate(seats[i + 1:], start=i + 1):
+            pair = {k: v for k, v in data.items() if k not in ("bots", "short_block_size")}
+            if short is not None and not memory[i] and not memory[j]:
+                pair["block_size"] = short
             pair["seats"] = [a, b]
             names = [s.get("name") if isinstance(s, dict) else None for s in (a, b)]
             pair["output"] = {**(data.get("output") or {}),
@@ -87,13 +130,23 @@ def pair_configs(data: dict[str, Any], source: str) -> list[TournamentConfig]:
 
 
 def cells_of(summary_players: dict[str, Any], a: str, b: str, blocks: int) -> list[Cell]:
-    """Both ordered cells of one pair's summary (``blocks``: the pair's block count)."""
+    """Both ordered cells of one pair's summary (``blocks``: the pair's block count), by
+    AIVAT when the pair's run measured it, else raw."""
     out = []
+    both = all((summary_players[n].get("aivat") or {}).get("policy") for n in (a, b))
     for row, column in ((a, b), (b, a)):
         p = summary_players[row]
+        df = blocks - 1 if blocks > 1 else None
+        aivat = p.get("aivat")
+        if aivat is not None and aivat.get("mean") is not None:
+            ci = (aivat["ci_low"], aivat["ci_high"]) if aivat.get("ci_low") is not None \
+                else None
+            out.append(Cell(row, column, float(aivat["mean"]), aivat.get("stderr"), ci,
+                            int(p["hands"]), df, "aivat" if both else "aivat-chance"))
+            continue
         ci = tuple(p["ci95"]) if p.get("ci95") else None
         out.append(Cell(row, column, float(p["mean"]), p.get("stderr"), ci, int(p["hands"]),
-                        blocks - 1 if blocks > 1 else None))
+                        df))
     return out
 
 
@@ -105,26 +158,30 @@ def overall(cells: list[Cell], bot: str) -> Cell:
     mine = [c for c in cells if c.row == bot]
     mean = sum(c.mean for c in mine) / len(mine)
     if any(c.stderr is None or c.df is None for c in mine):
-        return Cell(bot, "(mean)", mean, None, None, sum(c.hands for c in mine))
+        return Cell(bot, "(mean)", mean, None, None, sum(c.hands for c in mine),
+                    estimator="mean")
     variances = [c.stderr ** 2 for c in mine]
     stderr = math.sqrt(sum(variances)) / len(mine)
     spread = sum(v * v / c.df for v, c in zip(variances, mine, strict=True))
     df = sum(variances) ** 2 / spread if spread > 0 else float(sum(c.df for c in mine))
     half = t975(df) * stderr
     return Cell(bot, "(mean)", mean, stderr, (mean - half, mean + half),
-                sum(c.hands for c in mine), df)
+                sum(c.hands for c in mine), df, "mean")
 
 
 def crosstable_csv(cells: list[Cell], bots: list[str], unit: str) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["row", "column", "mean", "ci_low", "ci_high", "stderr", "hands", "unit"])
+    writer.writerow(["row", "column", "mean", "ci_low", "ci_high", "stderr", "hands", "unit",
+                     "blocks", "estimator"])
     for cell in [*cells, *(overall(cells, b) for b in bots)]:
         low, high = cell.ci95 if cell.ci95 else ("", "")
         writer.writerow([cell.row, cell.column, f"{cell.mean:.6f}",
                          low if low == "" else f"{low:.6f}",
                          high if high == "" else f"{high:.6f}",
-                         "" if cell.stderr is None else f"{cell.stderr:.6f}", cell.hands, unit])
+                         "" if cell.stderr is None else f"{cell.stderr:.6f}", cell.hands, unit,
+                         "" if cell.df is None or cell.column == "(mean)" else int(cell.df) + 1,
+                         cell.estimator])
     return buf.getvalue()
 
 

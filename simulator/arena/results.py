@@ -85,6 +85,12 @@ class BlockRecord:
     luck: np.ndarray  # (H, P) chips of luck (the luck-adjusted result is net - luck)
     # BotFault records with their block and permutation: hand, seat, name, message, block, perm
     faults: list[dict[str, Any]] = field(default_factory=list)
+    # (H, P) chips of AIVAT's action corrections (the AIVAT result is net - luck - aivat);
+    # None when the run does not measure AIVAT
+    aivat: np.ndarray | None = None
+    # per player: whether its bot stated a policy (its own decisions corrected) in every
+    # permutation of the block
+    policies: tuple[bool, ...] = ()
     # filled by prepare() where the block is played, so the writing process only writes
     text: str | None = None
     summary_line: dict[str, Any] | None = None
@@ -115,6 +121,9 @@ class BlockRecord:
         for p, name in enumerate(names):
             players[name] = {"hands": int(played[:, p].sum()), "net": int(self.net[:, p].sum()),
                              "luck": float(self.luck[:, p].sum()), "positions": positions[p]}
+            if self.aivat is not None:
+                players[name]["aivat"] = float(self.aivat[:, p].sum())
+                players[name]["policy"] = bool(self.policies[p]) if self.policies else False
         return {"block": self.block, "deals": self.deals, "rows": self.rows,
                 "players": players, "faults": self.faults}
 

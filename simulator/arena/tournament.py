@@ -599,8 +599,9 @@ def _failure_text(failures: list[dict[str, Any]], stopped_by: BlockOutcome | Non
 def _summary(config: TournamentConfig, store: RunStore) -> RunSummary:
     blocks = store.read_blocks()
     luck_method = ("equity x pot - contribution at each board event (flop, turn, river); "
-                   "exact with <= 2 cards to come, else Monte Carlo "
-                   f"({config.luck_samples} runouts)") if config.luck else None
+                   "exact with <= 2 cards to come and heads-up before the flop (the shipped "
+                   f"table), else Monte Carlo ({config.luck_samples} runouts)") \
+        if config.luck else None
     run = RunInfo(duplicate=config.duplicate,
                   permutations=len(permutations(len(config.seats), config.duplicate)),
                   luck_method=luck_method, seed=config.seed, version=package_version(),

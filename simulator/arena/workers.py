@@ -59,7 +59,7 @@ TERM_SECONDS = 2.0  # for a worker told to end to end its programs before it is 
 # outside bot calls, and in a call without a time limit it is NO_LIMIT (finite, never due).
 CALL, DEADLINE, PERM, HANDS, BLOCK = range(5)
 SLOT_SIZE = 5
-CALLS = ("", "constructor", "start()", "act()", "observe()", "close()")
+CALLS = ("", "constructor", "start()", "act()", "observe()", "close()", "policy()")
 _CODE = {name: 16 * i for i, name in enumerate(CALLS)}
 IDLE = float("inf")
 NO_LIMIT = 1e300

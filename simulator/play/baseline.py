@@ -1,7 +1,9 @@
 """Baseline bots, registered by name in the ``holdem.bots`` entry-point group.
 
 ``random`` (a seeded fold/call/raise mix), ``call`` (always check/call) and ``raise`` (the
-minimum bet/raise when legal, else check/call).
+minimum bet/raise when legal, else check/call). All three state their policy
+(:class:`~simulator.play.protocol.PolicyBot`): none looks at its cards, so every holding gets
+the same row, and a row is exactly the distribution ``act`` draws from.
 
 >>> from simulator.core.actions import LegalActions
 >>> from simulator.core.game import GameConfig
@@ -13,10 +15,14 @@ minimum bet/raise when legal, else check/call).
 ('call', 'raise to 2')
 >>> str(RandomBot(fold=1, call=0, raise_=0, seed=1).act(obs))  # a free fold becomes a check
 'call'
+>>> p = RandomBot(seed=1).policy(obs, [(4, 5)])
+>>> [str(a) for a in p.actions], p.probabilities.round(3).tolist()
+(['call', 'raise to 2..100'], [[0.667, 0.333]])
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -25,7 +31,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from simulator.core.actions import Action
 from simulator.core.errors import HoldemError
 from simulator.core.observation import Observation
-from simulator.play.protocol import BaseBot
+from simulator.play.protocol import BaseBot, Policy, PolicyEntry, RaiseRange, holding_indices
+
+
+def same_row(observation: Observation, holdings: Sequence[tuple[int, int]],
+             actions: Sequence[PolicyEntry], row: Sequence[float]) -> Policy:
+    """The policy of a bot that ignores its cards: ``row`` for every holding (each checked
+    to be two distinct cards off the board)."""
+    count = len(holding_indices(holdings, observation.board))
+    return Policy(tuple(actions), np.tile(np.asarray(row, dtype=np.float64), (count, 1)))
 
 
 class CallBot(BaseBot):
@@ -33,6 +47,9 @@ class CallBot(BaseBot):
 
     def act(self, observation: Observation) -> Action:
         return Action.call()
+
+    def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
+        return same_row(observation, holdings, [Action.call()], [1.0])
 
 
 class RaiseBot(BaseBot):
@@ -43,6 +60,9 @@ class RaiseBot(BaseBot):
         if legal.min_raise_to is not None:
             return Action.raise_to(legal.min_raise_to)
         return Action.call()
+
+    def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
+        return same_row(observation, holdings, [self.act(observation)], [1.0])
 
 
 class BaselineParamsError(HoldemError, ValueError):
@@ -109,3 +129,27 @@ class RandomBot(BaseBot):
             return Action.call()
         low, high = legal.min_raise_to, legal.max_raise_to
         return Action.raise_to(low if high == low else int(self.rng.integers(low, high + 1)))
+
+    def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
+        """Fold, call and raise with the normalised weights, merged as ``act`` merges them:
+        a free fold is a check, a raise that is not legal a call; a no-limit raise range is
+        one entry (each size in it equally likely), a single legal size one action."""
+        legal = observation.legal
+        weights = np.diff(np.r_[0.0, self.cumulative])  # fold, call, raise
+        actions: list[PolicyEntry] = []
+        row: list[float] = []
+        fold, call, raise_ = (float(w) for w in weights)
+        if legal.can_fold:
+            actions.append(Action.fold())
+            row.append(fold)
+        else:
+            call += fold
+        if legal.min_raise_to is None or legal.max_raise_to is None:
+            call += raise_
+        actions.append(Action.call())
+        row.append(call)
+        if legal.min_raise_to is not None and legal.max_raise_to is not None:
+            low, high = legal.min_raise_to, legal.max_raise_to
+            actions.append(Action.raise_to(low) if low == high else RaiseRange(low, high))
+            row.append(raise_)
+        return same_row(observation, holdings, actions, row)
