@@ -151,12 +151,15 @@ class Recorder(BaseBot):
 
 def replayed(factory: Factory, seed: int, context: BotContext, events: list[Event],
              swap: tuple[int, int] | None = None) -> PolicyBot:
-    """A fresh bot told ``events`` (its own hole cards replaced by ``swap``)."""
+    """A fresh bot told ``events`` (its own hole cards of the last hand replaced by
+    ``swap``: what it learned from earlier hands is its own business)."""
     bot = factory(seed)
     if hasattr(bot, "start"):
         bot.start(context)
-    for e in events:
-        if swap is not None and isinstance(e, HoleCardsDealt):
+    last = max((i for i, e in enumerate(events) if isinstance(e, HoleCardsDealt)), default=-1)
+    for i, e in enumerate(events):
+        if swap is not None and i == last:
+            assert isinstance(e, HoleCardsDealt)
             e = HoleCardsDealt(e.seat, swap)
         if hasattr(bot, "observe"):
             bot.observe(e)

@@ -62,14 +62,14 @@ def test_the_shipped_parameters_pass() -> None:
 
 
 @pytest.mark.parametrize("bot, params, key", [
-    ("mc", {"samples": 10**30}, "samples"),
-    ("mc", {"samples": 0}, "samples"),
+    ("mc", {"raise_share": 0}, "raise_share"),
+    ("mc", {"raise_share": 1e300}, "raise_share"),
     ("mc", {"raise_share": NAN}, "raise_share"),
-    ("exploiter", {"samples": 10**9}, "samples"),
+    ("exploiter", {"prior_weight": 0}, "prior_weight"),
     ("exploiter", {"temperature": INF}, "temperature"),
     ("exploiter", {"sigma_postflop": 0}, "sigma_postflop"),
     ("rock", {"value": INF}, "value"),
-    ("rock", {"samples": 10**30}, "samples"),
+    ("rock", {"bluff": 2.0}, "bluff"),
     ("maniac", {"jitter": NAN}, "jitter"),
     ("maniac", {"call": 2.0, "value": 1.0}, "call"),
     ("loki", {"make2": NAN}, "make2"),

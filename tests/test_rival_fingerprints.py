@@ -13,6 +13,9 @@ import pytest
 
 from agent.rivals.exploiter import ExploiterBot
 from agent.rivals.loki import LokiBot
+from agent.rivals.maniac import ManiacBot
+from agent.rivals.mc import MonteCarloBot
+from agent.rivals.rock import RockBot
 from simulator.core.game import GameConfig
 from simulator.play.baseline import RandomBot
 from simulator.play.match import play_match
@@ -31,14 +34,17 @@ def _digest(game: GameConfig, bots: list, hands: int, seed: int) -> str:
 
 
 CASES = {
+    "mc-rock-maniac-limit": (
+        LIMIT, lambda: [MonteCarloBot(seed=6), RockBot(seed=7), ManiacBot(seed=8)], 80, 13),
     "loki-exploiter-limit": (LIMIT, lambda: [LokiBot(seed=1), ExploiterBot(seed=2)], 150, 11),
     "loki-exploiter-random-nolimit": (
         NOLIMIT, lambda: [LokiBot(seed=3), ExploiterBot(seed=4), RandomBot(seed=5)], 80, 12),
 }
 
 EXPECTED = {
-    "loki-exploiter-limit": "3cbd464066b4d5ea",
-    "loki-exploiter-random-nolimit": "6b541573a6caa4ba",
+    "mc-rock-maniac-limit": "bf1f0e021bfbe269",
+    "loki-exploiter-limit": "9f963c9039c719bd",
+    "loki-exploiter-random-nolimit": "9c9b0a7c050576fd",
 }
 
 

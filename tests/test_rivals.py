@@ -232,7 +232,8 @@ def test_style_pre_flop_ranking() -> None:
     assert aces.seat == 1 and junk.seat == 0
     assert rock.act(aces).kind is ActionKind.RAISE
     assert rock.act(junk) == Action.fold()
-    assert ManiacBot(jitter=0.0, bluff=0.0, seed=1).preflop_action(0.6) == "raise"
+    maniac = ManiacBot(jitter=0.0, bluff=0.0, seed=1)
+    assert maniac.preflop_chances(np.array([0.6])).tolist() == [[0.0, 0.0, 1.0]]
 
 
 # --- the exploiter ----------------------------------------------------------------------------
@@ -265,13 +266,13 @@ class RiverBettor(BaseBot):
 
 def trained(opponent: BaseBot, name: str, hands: int, game: GameConfig = LIMIT,
             seed: int = 11) -> ExploiterBot:
-    bot = ExploiterBot(samples=3000, seed=seed)
+    bot = ExploiterBot(seed=seed)
     list(play_match(game, [bot, opponent], hands, seed=seed, names=["exploiter", name]))
     return bot
 
 
 def fresh(name: str, game: GameConfig = LIMIT) -> ExploiterBot:
-    bot = ExploiterBot(samples=3000, seed=11)
+    bot = ExploiterBot(seed=11)
     bot.start(BotContext(0, ("exploiter", name), game))
     return bot
 
@@ -390,4 +391,5 @@ def test_same_seed_same_play(name: str) -> None:
                 for r in play_match(NOLIMIT, bots, 40, seed=6, on_bot_error="stop")]
 
     assert run(1) == run(1)
-    assert run(1) != run(2)
+    if name != "mc":  # mc draws nothing: each of its rows is one action for sure
+        assert run(1) != run(2)

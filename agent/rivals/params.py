@@ -2,10 +2,10 @@
 unknown keys and values of the wrong type refused, every value finite and bounded so that
 play is possible, and every error naming the bot and the key.
 
->>> validated(MCParams, "mc", {"samples": 10**30})  # doctest: +ELLIPSIS
+>>> validated(MCParams, "mc", {"raise_share": 1e30})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-agent.rivals.params.RivalParamsError: mc: samples: expected less than or equal to 100000, ...
+agent.rivals.params.RivalParamsError: mc: raise_share: expected less than or equal to 10, ...
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from simulator.arena.validation import validation_message
 from simulator.core.errors import HoldemError
 
-MAX_SAMPLES = 100_000  # Monte-Carlo deals a decision: more and a decision never ends
-Samples = Annotated[int, Field(ge=1, le=MAX_SAMPLES)]
 Share = Annotated[float, Field(ge=0.0, le=1.0)]
 Weight = Annotated[float, Field(gt=0.0, le=1e6)]
 
@@ -32,17 +30,15 @@ class _Params(BaseModel):
 
 
 class MCParams(_Params):
-    """``mc``: deals per decision, and the equity share a player count above which it raises."""
+    """``mc``: the equity share a player count above which it raises."""
 
-    samples: Samples = 1000
     raise_share: Annotated[float, Field(gt=0.0, le=10.0)] = 1.5
 
 
 class ExploiterParams(_Params):
-    """``exploiter``: deals per equity, the softmax temperature in pots, and what each
-    opponent's tendencies start from."""
+    """``exploiter``: the softmax temperature in pots, and what each opponent's tendencies
+    start from."""
 
-    samples: Samples = 1000
     temperature: Annotated[float, Field(gt=0.0, le=1e3)] = 0.01
     prior_weight: Weight = 10.0
     bin_prior: Weight = 4.0
@@ -60,7 +56,6 @@ class StyleParams(_Params):
     call: Annotated[float, Field(gt=0.0, le=100.0)] = 1.0
     bluff: Share = 0.0
     jitter: Share = 0.05
-    samples: Samples = 300
 
     @model_validator(mode="after")
     def _ordered(self) -> StyleParams:
