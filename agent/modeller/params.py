@@ -1,4 +1,4 @@
-"""The opponent modeller's parameters, validated on creation (DESIGN.md section 6).
+"""The opponent modeller's parameters, validated on creation.
 
 Values the literature fixes: the 20-observation blend and Table B.2's defaults (Papp 1998),
 the pre-flop spread of 330 income-rate units and the 5th-percentile skip (Papp section 7.2),
