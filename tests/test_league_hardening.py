@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 import yaml
 
+from simulator.arena import league as league_module
 from simulator.arena import tournament as tournament_module
-from simulator.arena.league import main, pair_configs
+from simulator.arena.league import cells_of, main, pair_configs
 from simulator.arena.outdir import DirLock
+from simulator.arena.tournament import run_tournament
 
 
 def _data(tmp_path: Path, names: list[str], **extra: Any) -> dict[str, Any]:
@@ -27,7 +29,12 @@ def _config(tmp_path: Path, names: list[str], **extra: Any) -> Path:
     return path
 
 
-def test_pair_dirs_are_unique_whatever_the_names(tmp_path: Path) -> None:
+def test_pair_dirs_are_unique_whatever_the_names(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    def inline(config: Any, **kwargs: Any) -> Any:  # the pairs in this process: quicker
+        return run_tournament(config, **kwargs, inline=True)
+
+    monkeypatch.setattr(tournament_module, "run_tournament", inline)
     names = ["a", "b-vs-c", "a-vs-b", "c"]
     configs = pair_configs(_data(tmp_path, names), "league.yaml")
     dirs = {c.output.dir for c in configs}
@@ -67,11 +74,20 @@ def test_each_bot_is_checked_once_and_the_check_shows_progress(
         builds.append(name)
         return trial(spec, params, name, timeout)
 
+    def play(configs: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        print("league: the pairs play")
+        cells = []
+        for config in configs:  # and are not checked again
+            summary = run_tournament(config, progress=False, checked=True, inline=True)
+            cells += cells_of(summary.players, *config.names, summary.blocks)
+        return cells
+
     monkeypatch.setattr(tournament_module, "_trial_build", counted)
+    monkeypatch.setattr(league_module, "_play_pairs", play)
     names = ["a", "b", "c", "d"]
     assert main([str(_config(tmp_path, names))]) == 0
     assert sorted(builds) == names  # not once per pair and seat (24 builds)
     out = capsys.readouterr().out.splitlines()
     checking = [line for line in out if line.startswith("league: checking bot")]
     assert checking == [f"league: checking bot {k}/4: {n}" for k, n in enumerate(names, 1)]
-    assert out.index(checking[-1]) < next(i for i, line in enumerate(out) if " vs " in line)
+    assert out[:5] == [*checking, "league: the pairs play"]
