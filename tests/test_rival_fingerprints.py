@@ -43,8 +43,8 @@ CASES = {
 
 EXPECTED = {
     "mc-rock-maniac-limit": "bf1f0e021bfbe269",
-    "loki-exploiter-limit": "9f963c9039c719bd",
-    "loki-exploiter-random-nolimit": "9c9b0a7c050576fd",
+    "loki-exploiter-limit": "cd846d9f14755648",
+    "loki-exploiter-random-nolimit": "e421e881e695adb3",
 }
 
 

@@ -15,6 +15,7 @@ from policy_support import (
 )
 
 from agent.rivals.exploiter import ExploiterBot
+from agent.rivals.loki import LokiBot
 from agent.rivals.maniac import ManiacBot
 from agent.rivals.mc import MonteCarloBot
 from agent.rivals.rock import RockBot
@@ -29,6 +30,7 @@ RIVALS: dict[str, Callable[[int], PolicyBot]] = {
     "rock": lambda s: RockBot(seed=s),
     "maniac": lambda s: ManiacBot(seed=s),
     "exploiter": lambda s: ExploiterBot(seed=s),
+    "loki": lambda s: LokiBot(seed=s),
 }
 
 
@@ -63,7 +65,7 @@ def test_rows_do_not_depend_on_the_real_cards(name: str) -> None:
     assert independent_of_real_cards(RIVALS[name], rec) >= 3
 
 
-@pytest.mark.parametrize("name", ["rock", "maniac", "exploiter"])
+@pytest.mark.parametrize("name", ["rock", "maniac", "exploiter", "loki"])
 def test_act_draws_from_its_row(name: str) -> None:
     rec = recorded_decisions(RIVALS[name], _rivals(2), LIMIT, 30, seed=3)
     mixed = [i for i, (_, obs) in enumerate(rec.decisions)

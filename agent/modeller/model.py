@@ -80,6 +80,9 @@ from simulator import (
 from simulator.core.cards import HOLDING_INDEX
 
 Mode = Literal["off", "frequencies", "full"]
+Contexts = Literal["raised_back", "papp"]
+"""The frequency contexts counted: Papp's three (bets to call 0, 1, 2+) and the raised-back
+one of the agent (``agent.modeller.tracker``), or Papp's three alone (Loki-1's)."""
 MODES = ("off", "frequencies", "full")
 
 
@@ -99,11 +102,15 @@ class OpponentModeller:
     """See the module docstring; the API an agent calls on every decision and event."""
 
     def __init__(self, params: ModellerParams | None = None, mode: Mode = "full",
-                 preflop_values: np.ndarray | None = None) -> None:
+                 preflop_values: np.ndarray | None = None,
+                 contexts: Contexts = "raised_back") -> None:
         if mode not in MODES:
             raise ModellerError(f"mode: expected one of {', '.join(MODES)}, got {mode!r}")
+        if contexts not in ("raised_back", "papp"):
+            raise ModellerError(f"contexts: expected 'raised_back' or 'papp', got {contexts!r}")
         self.params = params if params is not None else ModellerParams()
         self.mode = mode
+        self.raised_back = contexts == "raised_back"
         self._preflop_given = preflop_values
         self._preflop: tuple[np.ndarray, np.ndarray, float] | None = None
         self.generic = ChainStore(self.params.max_nodes, self.params.prune_to)
@@ -178,7 +185,7 @@ class OpponentModeller:
         learned model is not touched (the caller records real actions)."""
         reweight = None if record.seat == hand.us or self.mode == "off" else self._reweighted
         return hand.after_action(record, self.params.size_edges, reweight,
-                                 self.params.raised_back_context)
+                                 self.raised_back)
 
     def _board(self, event: BoardDealt) -> None:
         hand = self._hand
@@ -356,7 +363,7 @@ class OpponentModeller:
                 hand: HandModel | None = None) -> int:
         """The frequency context of ``seat`` now, or once we bet or raise."""
         return context(self._current(hand).betting, seat, after_our_raise,
-                       self.params.raised_back_context)
+                       self.raised_back)
 
     def query(self, action: Action, seat: int | None = None,
               hand: HandModel | None = None) -> ChainAnswer:
@@ -371,7 +378,7 @@ class OpponentModeller:
         if store is None:
             return ChainAnswer.empty()
         ours = seen(h.betting, action, self.params.size_edges,
-                    self.params.raised_back_context, seat=h.us)
+                    self.raised_back, seat=h.us)
         seqs = encode_rows(_rows((*h.actions, ours)), h.us, h.betting.players,
                            [-1 if seat is None else seat])[0]
         return store.answer(seqs, self.params.min_matches)

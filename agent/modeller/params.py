@@ -34,7 +34,7 @@ TABLE_B2: tuple[Frequencies, Frequencies, Frequencies] = (
     (0.7, 0.2, 0.1),  # facing 2 or more bets
 )
 """Papp's default action frequencies (Table B.2), by bets to call 0, 1, 2+."""
-RAISED_BACK: Frequencies = (0.1, 0.6, 0.3)
+RAISED_BACK_FREQUENCIES: Frequencies = (0.1, 0.6, 0.3)
 """Default frequencies of a player raised back after its own bet or raise in the round
 (proposed here): it has shown strength and put chips in, so it folds far less than a player
 facing as many bets cold."""
@@ -59,8 +59,8 @@ class ModellerParams(BaseModel):
     Frequencies: ``prior_observations`` is the n below which a context blends with its
     default as ``(n * observed + (prior - n) * default) / prior``; the defaults are
     ``default_frequencies`` by bets to call and ``raised_back_frequencies`` for a player
-    raised back after its own bet or raise; ``raised_back_context: false`` keeps Papp's
-    three contexts only (the ``loki`` rival's Loki-1 does).
+    raised back after its own bet or raise (a context the agent's modeller counts apart;
+    see :class:`agent.modeller.OpponentModeller`'s ``contexts``).
 
     Weights: ``reweighting`` is ``"threshold"`` (Loki-1) or ``"triple"`` (Loki-2 with the
     generic triple of ``agent.modeller.weights``); ``sigma_preflop`` in income-rate units
@@ -82,8 +82,7 @@ class ModellerParams(BaseModel):
     prune_to: Annotated[float, Field(gt=0, lt=1)] = 0.8
     prior_observations: Whole = 20
     default_frequencies: tuple[Frequencies, Frequencies, Frequencies] = TABLE_B2
-    raised_back_frequencies: Frequencies = RAISED_BACK
-    raised_back_context: bool = True
+    raised_back_frequencies: Frequencies = RAISED_BACK_FREQUENCIES
     reweighting: Literal["threshold", "triple"] = "threshold"
     sigma_preflop: Spread = 330.0
     sigma_postflop: Spread = 0.2

@@ -40,11 +40,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agent.modeller.params import RAISED_BACK_FREQUENCIES, TABLE_B2
+from agent.modeller.tracker import RAISED_BACK
 from simulator import ActionKind, Street
 from simulator.core.betting import Betting, BettingRound
 
 PREFLOP, POSTFLOP = 0, 1
-FREE, ONE_BET, TWO_BETS, RAISED_BACK = 0, 1, 2, 3  # the contexts (see the module doc)
+FREE, ONE_BET, TWO_BETS = 0, 1, 2  # bets faced; RAISED_BACK is the modeller's fourth context
 FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2
 MOVE_NAMES = ("fold", "passive", "aggressive")
 
@@ -158,8 +160,8 @@ class Tendencies:
     """One opponent's counts (see the module doc). ``sigma`` is the ramp's half-width per
     phase (pre-flop, after the flop); every default is proposed here except the prior rates."""
 
-    PRIOR_RATES = np.array([[0.0, 0.5, 0.5], [0.5, 0.3, 0.2], [0.7, 0.2, 0.1],
-                            [0.1, 0.6, 0.3]])  # [facing] -> fold, passive, aggressive
+    PRIOR_RATES = np.array([*TABLE_B2, RAISED_BACK_FREQUENCIES])  # [facing] -> fold, passive,
+    # aggressive: the modeller's defaults, Papp's Table B.2 and the raised-back row
 
     def __init__(self, prior_weight: float = 10.0, bin_prior: float = 4.0,
                  sigma: tuple[float, float] = (0.1, 0.2)) -> None:
