@@ -1,23 +1,42 @@
-# Two entry points, each working on a fresh clone: `make demo` (set up, play a small
-# tournament, plot it) and `make test` (set up, lint, run the tests).
+# Two entry points, each working on a fresh clone: `make demo` (set up the library and the
+# CLI, play a small tournament, plot it) and `make test` (set up the test tools too, lint, run
+# the tests).
 VENV ?= .venv
 PY := $(VENV)/bin/python
+PIP := $(PY) -m pip -q
 
-$(VENV)/.installed: pyproject.toml
+# The library and the `holdem` command alone: what `make demo` needs (no test tools, no Ray).
+$(VENV)/.base: pyproject.toml
 	python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,ray]'
+	$(PIP) install --upgrade pip
+	$(PIP) install -e .
 	touch $@
 
-.PHONY: setup demo test test-all bench experiments cfr-tables cfr-strategy cfr-exploitability
+# Test tools and Ray, and the wheelhouse from which tests/test_wheel.py installs the built
+# wheel's dependencies offline.
+$(VENV)/.installed: $(VENV)/.base
+	$(PIP) install -e '.[dev,ray]'
+	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))\
+		['project']['dependencies'], sep='\n')" > $(VENV)/requirements-base.txt
+	$(PIP) wheel -w $(VENV)/wheelhouse -r $(VENV)/requirements-base.txt
+	touch $@
+
+.PHONY: setup setup-base demo test test-all bench experiments cfr-tables cfr-strategy \
+	cfr-exploitability
 setup: $(VENV)/.installed
+setup-base: $(VENV)/.base
 
-demo: setup
+demo: setup-base
 	$(VENV)/bin/holdem run configs/demo.yaml --force
+	@echo
+	@echo "Next: '. $(VENV)/bin/activate' puts holdem on the PATH (or type $(VENV)/bin/holdem);"
+	@echo "'holdem --help' lists the commands, 'holdem play' plays against the agent."
 
+# The installed-wheel test takes over a minute, so it is marked slow; it runs here anyway.
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m pytest
+	$(PY) -m pytest --runslow tests/test_wheel.py
 
 test-all: setup
 	$(PY) -m pytest --runslow
@@ -38,8 +57,8 @@ bench: setup
 # strategy (hours: see the README for the measured time) with the checkpoints the
 # exploitability curve reads, and the curve itself.
 CFR_SEED ?= 21
-CFR_ITERATIONS ?= 6000
-CFR_CHECKPOINTS ?= 250 500 1000 2000 4000 6000
+CFR_ITERATIONS ?= 4000
+CFR_CHECKPOINTS ?= 250 500 1000 2000 3000 4000
 cfr-tables: setup
 	$(PY) experiments/make_cfr_tables.py --buckets 200 200 200
 
@@ -51,7 +70,7 @@ cfr-strategy: setup
 cfr-exploitability: setup
 	$(PY) experiments/cfr_exploitability.py results/cfr_checkpoints --flops 8 --turns 3
 
-# The strength experiments (hours on 2 cores; see README "Results"). Not tests.
+# The strength experiments (hours on 2 cores; see experiments/README.md). Not tests.
 experiments: setup
 	cd experiments && ../$(PY) paper_table.py && ../$(PY) learning_curves.py \
 		&& ../$(PY) agent_floor.py && ../$(PY) ablation.py --deals 6000 \

@@ -8,6 +8,11 @@ faces a bet, the agent calls instead if its equity against the opponents' modell
 (which the modeller has already narrowed on their raises), discounted by ``realization``
 for playing the rest of the hand after the flop, beats the pot odds.
 
+The equity against one range is exact (the shipped holding-against-holding table,
+:mod:`simulator.core.preflop_equity`); against several it is the product of the equities
+against each, as if beating one opponent said nothing about beating the next (the agent's
+own HS_n takes the same view after the flop).
+
 >>> from agent.params import load_agent_params
 >>> p = load_agent_params().defense
 >>> worth_calling(0.40, to_call=2, pot=6, params=p), worth_calling(0.22, 2, 6, p)
@@ -21,19 +26,19 @@ from collections.abc import Sequence
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent.strength.equity import equity
+from simulator.core.equity import preflop_equities as _against_each
+
+MAX_SAMPLES = 100_000
 
 
 class DefenseParams(BaseModel):
     """Parameters of the pre-flop defence (all proposed here)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     enabled: bool
     realization: float = Field(gt=0, le=1.5)
     """The share of its showdown equity a hand is taken to win when it plays on."""
-    samples: int = Field(ge=1)
-    """Monte-Carlo deals of the equity against the opponents' weighted ranges."""
 
 
 def worth_calling(share: float, to_call: int, pot: int, params: DefenseParams) -> bool:
@@ -41,8 +46,10 @@ def worth_calling(share: float, to_call: int, pot: int, params: DefenseParams) -
     return params.realization * share >= to_call / (pot + to_call)
 
 
-def preflop_equity(hole: Sequence[int], weights: Sequence[np.ndarray],
-                   params: DefenseParams, rng: np.random.Generator) -> float:
-    """Our showdown equity against the live opponents' weight arrays, by seeded Monte Carlo."""
-    return equity(hole, (), list(weights), samples=params.samples,
-                  seed=int(rng.integers(2**32)))
+def preflop_equities(holdings: np.ndarray, weights: Sequence[np.ndarray]) -> np.ndarray:
+    """Each holding's showdown equity against the live opponents' weight arrays (the
+    holdings sharing one of its cards left out of each range): the product over opponents
+    of the exact equity against each."""
+    if not len(weights):
+        return np.ones(len(holdings))
+    return np.prod(np.nan_to_num(_against_each(list(weights), holdings), nan=0.0), axis=1)

@@ -40,8 +40,9 @@ from agent.preflop.income_rates import income_rate
 from agent.strength.ehs import EHS, hand_detail, parse_spot
 from agent.strength.ranges import HAND_CLASSES, WeightsLike, to_weights
 from simulator.core.cards import format_cards
+from simulator.core.helptext import summary
 
-DIGITS = 6  # decimals printed; the test vectors of DESIGN.md section 5 have six
+DIGITS = 6  # decimals printed; Papp's worked test vectors have six
 
 
 class BadInput(Exception):
@@ -54,7 +55,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="holdem ehs", description=__doc__.split("\n\n")[0])
+    p = _Parser(prog="holdem ehs", description=summary(__doc__))
     p.add_argument("hole", metavar="HOLE",
                    help="two hole cards, e.g. AdQc; without a board also a class, e.g. AKs")
     p.add_argument("board", metavar="BOARD", nargs="*",

@@ -20,7 +20,7 @@ in the pot are sunk. So E is the expected change of our stack from now, measured
 folding now: ``E(fold now) = 0`` exactly, and every other candidate is worth playing when its
 E is positive.
 
-The parameters come from two sources (DESIGN.md section 7):
+The parameters come from two sources:
 
 * :func:`heuristic_params`: a small model of the rest of the hand from our showdown win
   probability, the pot odds, the players in the hand and each opponent's action frequencies;
@@ -49,11 +49,12 @@ A hand-computed case, heads-up on the river: the pot is 10 with a bet of 2 to ca
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
+import numba
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from simulator import Action, LegalActions, Street
@@ -62,21 +63,22 @@ if TYPE_CHECKING:  # the modeller's records, only named here
     from agent.modeller import ChainAnswer, EndingStats
 
 CandidateKind = Literal["fold", "check", "call", "bet", "raise"]
+MAX_SIZE_POTS = 1000.0
 
 
 class EvaluationParams(BaseModel):
     """Parameters of E(t), all proposed here (the seed report fixes none); their values live in
-    ``configs/agents/default.yaml``."""
+    ``agent/data/default.yaml``. Every one is finite and bounded so that play is possible."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
-    chain_threshold: int = Field(ge=1)
+    chain_threshold: int = Field(ge=1, le=10**9)
     """Chains that must match before the chain store is used at all."""
-    chain_prior: float = Field(ge=0)
+    chain_prior: float = Field(ge=0, le=1e9)
     """Pseudo-observations of the heuristic that chain counts are blended with."""
-    shown_prior: float = Field(ge=0)
+    shown_prior: float = Field(ge=0, le=1e9)
     """Pseudo-observations of our own win probability blended with the showdown evidence."""
-    shown_scale: float = Field(gt=0)
+    shown_scale: float = Field(gt=0, le=100)
     """Logistic scale of "our strength minus their mean shown strength" -> win probability."""
     future_bet_rate: float = Field(ge=0, le=3)
     """Bets (future units) each player still in puts in per betting round still to come."""
@@ -89,9 +91,10 @@ class EvaluationParams(BaseModel):
     an opponent folds at most the share of its range below it."""
     size_fold_exponent: float = Field(ge=0, le=3)
     """No-limit: how much more often opponents fold to bigger bets (0: not at all)."""
-    nolimit_sizes: Annotated[tuple[Annotated[float, Field(gt=0)], ...],
-                             Field(strict=False, min_length=1)]
-    """No-limit bet and raise sizes in pots (an all-in is always a candidate too)."""
+    nolimit_sizes: Annotated[tuple[Annotated[float, Field(gt=0, le=MAX_SIZE_POTS)], ...],
+                             Field(strict=False, min_length=1, max_length=16)]
+    """No-limit bet and raise sizes in pots (an all-in is always a candidate too); a size
+    past :data:`MAX_SIZE_POTS` pots is an all-in in any game, and overflows the chips."""
 
 
 # --- the decision ----------------------------------------------------------------------------
@@ -207,52 +210,65 @@ def candidates(spot: Spot, legal: LegalActions, sizes: Sequence[float]) -> list[
 # --- the parameters of E --------------------------------------------------------------------
 
 
+Values = float | np.ndarray
+"""A number per holding asked about: a float for one hand, an array over holdings for many."""
+
+
 @dataclass(frozen=True)
 class OpponentTendency:
-    """An opponent's action frequencies where it faces our action (street x bets to call)."""
+    """An opponent's action frequencies where it faces our action (street x bets to call):
+    numbers, or arrays over the holdings we ask about (its fold rate can depend on our cards:
+    they change which of its hands are left)."""
 
-    fold: float
-    call: float
-    raise_: float
+    fold: Values
+    call: Values
+    raise_: Values
 
 
 @dataclass(frozen=True)
 class EParams:
-    """The eight parameters of E(t) (see the module docstring) and where they came from."""
+    """The eight parameters of E(t) (see the module docstring) and where they came from;
+    ``win`` is our chance to win the showdown as the estimate sees it (``p_w / P(sd)``)."""
 
-    p_w: float
-    es_w: float
-    eb_w: float
-    p_vf: float
-    es_vf: float
-    eb_vf: float
-    p_hf: float
-    eb_hf: float
+    p_w: Values
+    es_w: Values
+    eb_w: Values
+    p_vf: Values
+    es_vf: Values
+    eb_vf: Values
+    p_hf: Values
+    eb_hf: Values
+    win: Values = 0.0
     source: str = "heuristic"
 
     @property
-    def p_sd(self) -> float:
-        return max(0.0, 1.0 - self.p_vf - self.p_hf)
+    def p_sd(self) -> Values:
+        return np.maximum(0.0, 1.0 - self.p_vf - self.p_hf)
 
     @property
-    def value(self) -> float:
+    def value(self) -> Values:
         """E(t) = (Pw*ESw - EBw) + Pvf*(ESvf - EBvf) - Phf*EBhf."""
         return ((self.p_w * self.es_w - self.eb_w) + self.p_vf * (self.es_vf - self.eb_vf)
                 - self.p_hf * self.eb_hf)
 
-    def as_dict(self) -> dict[str, float | str]:
-        return {"Pw": self.p_w, "ESw": self.es_w, "EBw": self.eb_w, "Pvf": self.p_vf,
-                "ESvf": self.es_vf, "EBvf": self.eb_vf, "Phf": self.p_hf,
-                "EBhf": self.eb_hf, "source": self.source}
+    def at(self, i: int) -> EParams:
+        """The parameters of the ``i``-th holding asked about, as plain numbers."""
+        def pick(x: Values) -> float:
+            return float(np.broadcast_to(x, np.shape(self.value))[i]) if np.ndim(x) or \
+                np.ndim(self.value) else float(x)
+        return EParams(*(pick(getattr(self, f)) for f in _FIELDS), source=self.source)
 
+    def as_dict(self) -> dict[str, float | str]:
+        return {"Pw": float(self.p_w), "ESw": float(self.es_w), "EBw": float(self.eb_w),
+                "Pvf": float(self.p_vf), "ESvf": float(self.es_vf),
+                "EBvf": float(self.eb_vf), "Phf": float(self.p_hf),
+                "EBhf": float(self.eb_hf), "source": self.source}
+
+
+_FIELDS = ("p_w", "es_w", "eb_w", "p_vf", "es_vf", "eb_vf", "p_hf", "eb_hf", "win")
 
 FOLD_NOW = EParams(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 """Folding now: we lose nothing more than what is already in, so E = 0."""
-
-
-def _soft_step(x: float, width: float) -> float:
-    """A smooth 0..1 step at x = 0 (a logistic of the given width)."""
-    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x / width))))
 
 
 def fold_to_size(fold: float, pot_fraction: float | None, exponent: float) -> float:
@@ -262,17 +278,25 @@ def fold_to_size(fold: float, pot_fraction: float | None, exponent: float) -> fl
     >>> fold_to_size(0.4, 1.0, 0.5), round(fold_to_size(0.4, 2.0, 0.5), 4)
     (0.4, 0.5101)
     """
-    if pot_fraction is None or exponent == 0:
+    return float(_size_fold(float(fold), -1.0 if pot_fraction is None else pot_fraction,
+                            exponent))
+
+
+@numba.njit(cache=True, nogil=True)
+def _size_fold(fold: float, pot_fraction: float, exponent: float) -> float:
+    """:func:`fold_to_size`, with ``pot_fraction`` below 0 for "no size" (limit)."""
+    if pot_fraction < 0.0 or exponent == 0.0:
         return fold
     keep = (1.0 - fold) * (2.0 / (1.0 + max(pot_fraction, 0.0))) ** exponent
     return min(1.0, max(0.0, 1.0 - keep))
 
 
-def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: float,
+def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: Values,
                      opponents: Sequence[OpponentTendency],
-                     params: EvaluationParams, p_reraised: float | None = None,
-                     draw_share: float = 0.0) -> EParams:
-    """E's parameters from a small model of the rest of the hand (proposed here).
+                     params: EvaluationParams, p_reraised: Values | None = None,
+                     draw_share: Values = 0.0) -> EParams:
+    """E's parameters from a small model of the rest of the hand (proposed here). Every
+    probability may be an array over holdings; the result then holds arrays too.
 
     * This round: after a bet or raise each opponent folds independently with its fold rate
       (scaled up for bigger no-limit bets); everyone folds with the product. After a check an
@@ -294,115 +318,182 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: float, p_called: f
     """
     if candidate.kind == "fold":
         return FOLD_NOW
-    a = candidate.added
-    n = max(1, len(opponents))
-    aggressive = candidate.aggressive
-    folds = [fold_to_size(o.fold, candidate.pot_fraction, params.size_fold_exponent)
-             for o in opponents] if aggressive else [0.0] * len(opponents)
-    everyone_folds = math.prod(folds) if aggressive else 0.0
-    # given that the hand goes on (not everyone folded), each opponent is still in with
-    # probability stay / (1 - everyone_folds): exact for the sums below
-    on = 1.0 - everyone_folds
-    stays = [(1.0 - f) / on if on > 0 else 0.0 for f in folds]
-    new_top = spot.our_bet + a
-    their_calls = sum(s * min(max(0, new_top - (spot.top_bet - c)), st)
-                      for s, c, st in zip(stays, spot.opponent_calls, spot.opponent_stacks,
-                                          strict=True))
-    players_at_end = 1.0 + sum(stays)
-    behind_after = spot.stack - a
-    # facing a bet after our check
-    acting = spot.yet_to_act or (True,) * len(opponents)
-    bet_prob = 0.0 if aggressive or candidate.kind == "call" else (
-        1.0 - math.prod(1.0 - o.raise_ for o, a in zip(opponents, acting, strict=True) if a))
-    bet, call_later = _facing(spot, spot.pot, p_win, behind_after, params)
-    # rounds to come
-    rounds = spot.rounds_left
-    aggression = sum(o.raise_ for o in opponents) / n
-    unit = spot.future_unit if spot.is_limit else max(spot.pot + a + their_calls, spot.bet_unit)
-    future_each = min(rounds * params.future_bet_rate * unit, max(0, behind_after))
-    # re-raised after our bet or raise (the hands that stay, re-raising with their share)
-    reraise = _reraise_probability(spot, candidate, opponents, stays)
-    p_rr = p_called if p_reraised is None else p_reraised
-    rr_bet, call_rr = _facing(spot, spot.pot + 2 * a, p_rr, behind_after, params)
-    called_rr = reraise * call_rr
-    base = p_called if aggressive else p_win
-    # showdowns after a re-raise we called are won at the re-raisers' rate
-    rest = 1.0 - reraise
-    win = ((rest * base + called_rr * p_rr) / (rest + called_rr)
-           if rest + called_rr > 0 else base)
-    give_up = 1.0 - (1.0 - params.hf_given_bet_behind * aggression * (1.0 - p_win)) ** rounds
-    fold_now = bet_prob * (1.0 - call_later) + reraise * (1.0 - call_rr)
-    hf_given_on = 1.0 - (1.0 - fold_now) * (1.0 - give_up)
-    p_vf = everyone_folds
-    p_hf = (1.0 - p_vf) * hf_given_on
-    p_sd = max(0.0, 1.0 - p_vf - p_hf)
-    bets_sd = a + bet_prob * call_later * bet + called_rr * rr_bet + future_each
-    pot_sd = (spot.pot + a + their_calls + bet_prob * call_later * 2 * bet
-              + called_rr * 2 * rr_bet + players_at_end * future_each)
-    bets_hf = a + 0.5 * future_each * (1.0 - fold_now)
-    draw = min(max(draw_share, 0.0), 1.0)
-    p_w = min(p_sd, win * (p_sd * (1.0 - draw) + (1.0 - p_vf) * (1.0 - fold_now) * draw))
-    return EParams(p_w=p_w, es_w=pot_sd, eb_w=p_sd * bets_sd, p_vf=p_vf,
-                   es_vf=float(spot.pot + a), eb_vf=float(a), p_hf=p_hf, eb_hf=bets_hf)
+    shape = np.broadcast_shapes(np.shape(p_win), np.shape(p_called), np.shape(draw_share),
+                                *(np.shape(x) for o in opponents
+                                  for x in (o.fold, o.call, o.raise_)))
+    n = int(np.prod(shape))
+
+    def flat(x: Values) -> np.ndarray:
+        return np.ascontiguousarray(np.broadcast_to(np.asarray(x, dtype=np.float64), shape)
+                                    .reshape(n))
+
+    k = len(opponents)
+    tendencies = np.zeros((3, k, n))
+    for j, o in enumerate(opponents):
+        tendencies[0, j], tendencies[1, j], tendencies[2, j] = \
+            flat(o.fold), flat(o.call), flat(o.raise_)
+    acting = spot.yet_to_act or (True,) * k
+    out = np.empty((7, n))
+    _heuristic_kernel(
+        np.array([spot.pot, spot.to_call, spot.our_bet, spot.stack, spot.bet_unit,
+                  spot.future_unit, spot.rounds_left, spot.top_bet], dtype=np.float64),
+        spot.is_limit, spot.is_limit and not spot.reraise_room,
+        np.asarray(spot.opponent_calls, dtype=np.float64),
+        np.asarray(spot.opponent_stacks, dtype=np.float64), np.asarray(acting, dtype=np.bool_),
+        float(candidate.added), candidate.aggressive, candidate.kind == "call",
+        -1.0 if candidate.pot_fraction is None else candidate.pot_fraction,
+        flat(p_win), flat(p_called), flat(p_called if p_reraised is None else p_reraised),
+        flat(draw_share), tendencies,
+        np.array([params.size_fold_exponent, params.future_bet_rate,
+                  params.hf_given_bet_behind, params.call_margin]), out)
+
+    def shaped(row: np.ndarray) -> Values:
+        return float(row[0]) if shape == () else row.reshape(shape)
+
+    p_w, pot_sd, eb_w, p_vf, p_hf, bets_hf, win = (shaped(row) for row in out)
+    return EParams(p_w=p_w, es_w=pot_sd, eb_w=eb_w, p_vf=p_vf, es_vf=float(spot.pot +
+                   candidate.added), eb_vf=float(candidate.added), p_hf=p_hf, eb_hf=bets_hf,
+                   win=win)
 
 
-def _facing(spot: Spot, pot: int, p_win: float, behind: int,
-            params: EvaluationParams) -> tuple[int, float]:
-    """A bet we may face later in this round, into ``pot`` (one bet in limit, the pot in
-    no-limit, at most our chips behind), and the chance we call it: ``p_win`` against its pot
-    odds, a soft step of width ``call_margin``."""
-    bet = min(spot.bet_unit if spot.is_limit else max(pot, spot.bet_unit), behind)
-    return bet, _soft_step(p_win - bet / max(pot + 2 * bet, 1), params.call_margin)
+@numba.njit(cache=True, nogil=True)
+def _soft(x: float, width: float) -> float:
+    return 1.0 / (1.0 + np.exp(-min(max(x / width, -50.0), 50.0)))
 
 
-def _reraise_probability(spot: Spot, candidate: Candidate,
-                         opponents: Sequence[OpponentTendency], stays: Sequence[float]) -> float:
-    """The chance that someone re-raises our bet or raise, given that the hand goes on."""
-    if not candidate.aggressive or (spot.is_limit and not spot.reraise_room):
-        return 0.0
-    quiet = 1.0
-    for o, s in zip(opponents, stays, strict=True):
-        rest = o.call + o.raise_
-        quiet *= 1.0 - s * (o.raise_ / rest if rest > 0 else 0.0)
-    return 1.0 - quiet
+@numba.njit(cache=True, nogil=True)
+def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.ndarray,
+                      stacks: np.ndarray, acting: np.ndarray, a: float, aggressive: bool,
+                      is_call: bool, pot_fraction: float, p_win: np.ndarray,
+                      p_called: np.ndarray, p_rr: np.ndarray, draw_share: np.ndarray,
+                      tendencies: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
+    """The model of :func:`heuristic_params` for each holding i, in one pass. ``spot``:
+    pot, to call, our bet, our stack, bet unit, future unit, rounds left, top bet;
+    ``tendencies[0|1|2, j, i]``: opponent j's fold, call, raise rates; ``params``: size
+    fold exponent, future bet rate, give-up rate facing a bet while behind, call margin.
+    ``out`` rows: Pw, ESw, EBw, Pvf, Phf, EBhf, and the showdown win probability."""
+    pot, our_bet, stack = spot[0], spot[2], spot[3]
+    bet_unit, future_unit, rounds, top_bet = spot[4], spot[5], spot[6], spot[7]
+    exponent, rate, give_up_rate, margin = params[0], params[1], params[2], params[3]
+    k = calls.shape[0]
+    n_opp = max(1, k)
+    behind_after = stack - a
+    new_top = our_bet + a
+    # facing a bet later in this round: into the pot now, or after a re-raise
+    bet = min(bet_unit if is_limit else max(pot, bet_unit), behind_after)
+    rr_pot = pot + 2 * a
+    rr_bet = min(bet_unit if is_limit else max(rr_pot, bet_unit), behind_after)
+    stays = np.empty(k)
+    for i in range(p_win.shape[0]):
+        everyone = 1.0
+        for j in range(k):
+            fold = _size_fold(tendencies[0, j, i], pot_fraction, exponent) if aggressive \
+                else 0.0
+            stays[j] = 1.0 - fold
+            everyone *= fold
+        if not aggressive:
+            everyone = 0.0
+        on = 1.0 - everyone
+        their_calls = 0.0
+        players = 1.0
+        quiet = 1.0
+        for j in range(k):
+            stays[j] = stays[j] / on if on > 0 else 0.0
+            their_calls += stays[j] * min(max(0.0, new_top - (top_bet - calls[j])), stacks[j])
+            players += stays[j]
+            rest = tendencies[1, j, i] + tendencies[2, j, i]
+            quiet *= 1.0 - stays[j] * (tendencies[2, j, i] / rest if rest > 0 else 0.0)
+        bet_prob = 0.0
+        if not aggressive and not is_call:
+            none = 1.0
+            for j in range(k):
+                if acting[j]:
+                    none *= 1.0 - tendencies[2, j, i]
+            bet_prob = 1.0 - none
+        pw = p_win[i]
+        call_later = _soft(pw - bet / max(pot + 2 * bet, 1.0), margin)
+        aggression = 0.0
+        for j in range(k):
+            aggression += tendencies[2, j, i]
+        aggression /= n_opp
+        unit = future_unit if is_limit else max(pot + a + their_calls, bet_unit)
+        future_each = min(rounds * rate * unit, max(0.0, behind_after))
+        reraise = 0.0 if not aggressive or capped else 1.0 - quiet
+        prr = p_rr[i]
+        call_rr = _soft(prr - rr_bet / max(rr_pot + 2 * rr_bet, 1.0), margin)
+        called_rr = reraise * call_rr
+        base = p_called[i] if aggressive else pw
+        rest = 1.0 - reraise
+        win = (rest * base + called_rr * prr) / (rest + called_rr) if rest + called_rr > 0 \
+            else base
+        give_up = 1.0 - (1.0 - give_up_rate * aggression * (1.0 - pw)) ** rounds
+        fold_now = bet_prob * (1.0 - call_later) + reraise * (1.0 - call_rr)
+        hf_given_on = 1.0 - (1.0 - fold_now) * (1.0 - give_up)
+        p_vf = everyone
+        p_hf = (1.0 - p_vf) * hf_given_on
+        p_sd = max(0.0, 1.0 - p_vf - p_hf)
+        bets_sd = a + bet_prob * call_later * bet + called_rr * rr_bet + future_each
+        pot_sd = (pot + a + their_calls + bet_prob * call_later * 2 * bet
+                  + called_rr * 2 * rr_bet + players * future_each)
+        draw = min(max(draw_share[i], 0.0), 1.0)
+        p_w = min(p_sd, win * (p_sd * (1.0 - draw) + (1.0 - p_vf) * (1.0 - fold_now) * draw))
+        out[0, i] = p_w
+        out[1, i] = pot_sd
+        out[2, i] = p_sd * bets_sd
+        out[3, i] = p_vf
+        out[4, i] = p_hf
+        out[5, i] = a + 0.5 * future_each * (1.0 - fold_now)
+        out[6, i] = p_w / p_sd if p_sd > 0 else 0.0
+
+
+def _plain(x: np.ndarray) -> Values:
+    """A 0-d result as a float, so one hand's numbers stay plain numbers."""
+    return float(x) if np.ndim(x) == 0 else x
+
+
+def _ratio(num: Values, den: Values) -> np.ndarray:
+    """``num / den`` where ``den > 0``, else 0."""
+    den = np.asarray(den, dtype=np.float64)
+    return np.where(den > 0, np.divide(num, np.where(den > 0, den, 1.0)), 0.0)
 
 
 def chain_params(answer: ChainAnswer, heuristic: EParams, candidate: Candidate,
-                 contributed: int, p_win: float, our_value: float,
-                 params: EvaluationParams) -> EParams:
+                 contributed: int, our_value: Values, params: EvaluationParams) -> EParams:
     """E's parameters from the chain store's answer for "this line plus t", shrunk toward
-    ``heuristic``.
+    ``heuristic`` (numbers, or arrays over holdings).
 
     ``contributed`` is our chips in the pot before this decision (the chains count our bets
     over the whole hand, so that many are sunk; the chips of an uncalled bet came back and
     are in neither the final pot nor our bets); ``our_value`` is our hand's strength on the
-    scale of the shown strengths (HS against a uniform range), ``p_win`` our win probability
-    against the opponents' weighted ranges.
+    scale of the shown strengths (HS against a uniform range). The win probability the
+    showdown evidence blends with is the heuristic's (``heuristic.win``).
     """
     n = answer.matched
     k = params.chain_prior
     sd, vf, hf = answer.showdown, answer.they_fold, answer.we_fold
     p_vf = (vf.count + k * heuristic.p_vf) / (n + k) if n + k > 0 else heuristic.p_vf
     rest_h = heuristic.p_sd + heuristic.p_hf
-    sd_share = heuristic.p_sd / rest_h if rest_h > 0 else 1.0
+    sd_share = np.where(rest_h > 0, _ratio(heuristic.p_sd, rest_h), 1.0)
     p_sd = (1.0 - p_vf) * sd_share
     p_hf = (1.0 - p_vf) - p_sd
     a = float(candidate.added)
 
-    def future(stats: EndingStats, floor: float, fallback: float) -> float:
+    def future(stats: EndingStats, floor: float, fallback: Values) -> Values:
         return max(floor, stats.mean_our_bets - contributed) if stats.count else fallback
 
-    bets_sd = future(sd, a, heuristic.eb_w / heuristic.p_sd if heuristic.p_sd > 0 else a)
+    h_sd = heuristic.p_sd
+    bets_sd = future(sd, a, np.where(h_sd > 0, _ratio(heuristic.eb_w, h_sd), a))
+    p_win = heuristic.win
     win = p_win
     if answer.mean_shown_strength is not None and answer.shown:
-        seen = 1.0 / (1.0 + math.exp(-(our_value - answer.mean_shown_strength)
-                                     / params.shown_scale))
+        seen = 1.0 / (1.0 + np.exp(-(np.asarray(our_value) - answer.mean_shown_strength)
+                                   / params.shown_scale))
         win = (answer.shown * seen + params.shown_prior * p_win) / (
             answer.shown + params.shown_prior)
     return EParams(
-        p_w=p_sd * win, es_w=sd.mean_pot if sd.count else heuristic.es_w,
-        eb_w=p_sd * bets_sd, p_vf=p_vf,
+        p_w=_plain(p_sd * win), es_w=sd.mean_pot if sd.count else heuristic.es_w,
+        eb_w=_plain(p_sd * bets_sd), p_vf=_plain(np.asarray(p_vf)),
         es_vf=vf.mean_pot if vf.count else heuristic.es_vf,
         eb_vf=future(vf, 0.0, heuristic.eb_vf),
-        p_hf=p_hf, eb_hf=future(hf, a, heuristic.eb_hf),
+        p_hf=_plain(p_hf), eb_hf=future(hf, a, heuristic.eb_hf), win=_plain(np.asarray(win)),
         source=f"chains (level {answer.level}, {n} matched)")

@@ -11,84 +11,137 @@ when several traced.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from agent.traces import TraceError, read_traces, trace_path
+from agent.traces import DecisionRecord, EndRecord, TraceError, read_trace_lines, trace_path
 from simulator import HoldemError
+from simulator.core.helptext import summary
+from simulator.play.registry import registered
 
 COLUMNS = ("Pw", "ESw", "EBw", "Pvf", "ESvf", "EBvf", "Phf", "EBhf")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="holdem explain", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="holdem explain", description=summary(__doc__))
     p.add_argument("run_dir", type=Path, help="a finished run's output dir")
-    p.add_argument("--block", type=int, required=True)
+    p.add_argument("--block", type=int, required=True, help="the block the hand is in")
     p.add_argument("--perm", type=int, default=0, help="duplicate permutation (default 0)")
     p.add_argument("--hand", type=int, required=True, help="hand number within the block")
     p.add_argument("--seat", help="the traced seat's name (default: every traced seat)")
     return p
 
 
-def _decision(record: dict[str, Any]) -> list[str]:
-    head = (f"  {record['street']:<8} {record['hole']}  board {record['board'] or '-'}  "
-            f"pot {record['pot']}, to call {record['to_call']}")
+def _decision(record: DecisionRecord) -> list[str]:
+    head = (f"  {record.street:<8} {record.hole}  board {record.board or '-'}  "
+            f"pot {record.pot}, to call {record.to_call}")
     lines = [head]
-    if "preflop" in record:
-        pre = record["preflop"]
-        thresholds = ", ".join(f"{k} {v:g}" for k, v in pre["thresholds"].items())
-        lines.append(f"    pre-flop expert: {pre['strategy']} (IR {pre['ir']:g}; thresholds "
-                     f"{thresholds}; {pre['expected_players']:g} expected players, position "
-                     f"{pre['position']})")
-        if pre.get("defense_equity"):
-            share, pays = pre["defense_equity"]
-            lines.append(f"    pot-odds defence: equity {share:.3f} against the modelled "
-                         f"ranges, {'pays' if pays else 'does not pay'} for the call")
-    if "strength" in record:
-        s = record["strength"]
-        lines.append(f"    EHS {s['ehs']:.3f}  EHS' {s['ehs_optimistic']:.3f}  HS_n "
-                     f"{s['hs_n']:.3f}  PPOT {s['ppot']:.3f}  NPOT {s['npot']:.3f}"
-                     + ("  (continued aggression)" if record.get("continued_aggression")
-                        else ""))
+    pre = record.preflop
+    if pre is not None:
+        thresholds = ", ".join(f"{k} {v:g}" for k, v in pre.thresholds.items())
+        strategies = ", ".join(f"{k} {p:.2f}" for k, p in pre.strategies.items() if p > 0)
+        lines.append(f"    pre-flop expert: {strategies} (IR{pre.table} {pre.ir:g}; "
+                     f"thresholds {thresholds}; {pre.expected_players:g} expected players, "
+                     f"position {pre.position})")
+        if pre.defense_equity is not None:
+            pays = "pays" if pre.defense_pays else "does not pay"
+            lines.append(f"    pot-odds defence: equity {pre.defense_equity:.3f} against the "
+                         f"modelled ranges, {pays} for the call")
+        lines.append("    chances: " + ", ".join(f"{a} {p:.2f}" for a, p in pre.chances.items()))
+    s = record.strength
+    if s is not None:
+        lines.append(f"    EHS {s.ehs:.3f}  EHS' {s.ehs_optimistic:.3f}  HS_n "
+                     f"{s.hs_n:.3f}  PPOT {s.ppot:.3f}  NPOT {s.npot:.3f}"
+                     + ("  (continued aggression)" if record.continued_aggression else ""))
         lines.append("    " + f"{'action':<16}{'E':>9}" + "".join(f"{c:>8}" for c in COLUMNS)
-                     + "  source")
-        for c in record["candidates"]:
-            lines.append("    " + f"{c['action']:<16}{c['E']:>+9.2f}"
-                         + "".join(f"{c[k]:>8.3g}" for k in COLUMNS) + f"  {c['source']}")
-    lines.append(f"    -> {record['chosen']}")
+                     + f"{'chance':>8}  source")
+        for c in record.candidates:
+            lines.append("    " + f"{c.action:<16}{c.E:>+9.2f}"
+                         + "".join(f"{getattr(c, k):>8.3g}" for k in COLUMNS)
+                         + f"{c.chance:>8.2f}  {c.source}")
+    lines.append(f"    -> {record.chosen}")
     return lines
+
+
+def _end(record: EndRecord) -> list[str]:
+    shown = ", ".join(f"{k} {v}" for k, v in record.shown.items()) or "none"
+    return [f"  actions: {' '.join(record.actions)}",
+            f"  board {record.board or '-'}; shown: {shown}; result {record.net:+d} chips"]
+
+
+HEURISTIC = "agent.heuristic:HeuristicAgent"
+RUN_FILE_LIMIT = 10_000_000  # bytes of run.json read at most
+
+
+def _seat_bot(run_dir: Path, seat: str) -> str | None:
+    """The bot that ``seat`` played in the run, from its ``run.json``; None if unknown."""
+    try:
+        with open(run_dir / "run.json", "rb") as f:
+            meta = json.loads(f.read(RUN_FILE_LIMIT))
+        seats = meta["result_config"]["seats"]
+        return next((str(s["bot"]) for s in seats if s["name"] == seat), None)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+SHOWN_SKIPS = 5  # skipped lines listed by number; the rest are counted
+
+
+@dataclass
+class Explanation:
+    """What ``holdem explain`` prints (``text``) and the trace lines it skipped, as lines
+    for stderr."""
+
+    text: str
+    skipped: list[str]
 
 
 def explain(run_dir: Path, block: int, perm: int, hand: int, seat: str | None = None) -> str:
     """The text ``holdem explain`` prints; ``HoldemError`` when there is nothing to show."""
+    return explain_hand(run_dir, block, perm, hand, seat).text
+
+
+def explain_hand(run_dir: Path, block: int, perm: int, hand: int,
+                 seat: str | None = None) -> Explanation:
+    """The hand explained from every traced seat's records, a malformed line skipped and
+    reported (the rest is explained); ``HoldemError`` when nothing is left."""
     bots = Path(run_dir) / "bots"
     seats = [seat] if seat else sorted(p.name for p in bots.glob("*") if p.is_dir())
     found = [(name, trace_path(bots / name, block, perm)) for name in seats]
     found = [(name, path) for name, path in found if path.exists()]
     if not found:
+        bot = _seat_bot(Path(run_dir), seat) if seat else None
+        if bot is not None and registered().get(bot, bot) != HEURISTIC:
+            raise TraceError(f"seat {seat!r} is played by {bot!r}, not the heuristic agent: "
+                             f"only the heuristic agent writes decision traces")
         raise TraceError(f"no decision traces for block {block}, permutation {perm} under "
                          f"{str(bots)!r}: run the agent with trace: true")
-    out = []
+    out: list[str] = []
+    skipped: list[str] = []
     for name, path in found:
-        records = read_traces(path, hand)
+        lines = read_trace_lines(path, hand)
+        if lines.skipped:
+            skipped.append(_skipped_line(path, lines.skipped))
+        records = [record for _, record in lines.records]
         if not records:
             continue
         out.append(f"hand {hand} (block {block}, permutation {perm}): {name} in seat "
-                   f"{records[0]['seat']}")
+                   f"{records[0].seat}")
         for record in records:
-            if "end" in record:
-                end = record["end"]
-                shown = ", ".join(f"{k} {v}" for k, v in end["shown"].items()) or "none"
-                out.append(f"  actions: {' '.join(end['actions'])}")
-                out.append(f"  board {end['board'] or '-'}; shown: {shown}; result "
-                           f"{end['net']:+d} chips")
-            else:
-                out += _decision(record)
+            out += _end(record) if isinstance(record, EndRecord) else _decision(record)
     if not out:
+        more = f"; {'; '.join(skipped)}" if skipped else ""
         raise TraceError(f"hand {hand} is not in the traces of block {block}, permutation "
-                         f"{perm} ({', '.join(str(p) for _, p in found)})")
-    return "\n".join(out)
+                         f"{perm} ({', '.join(str(p) for _, p in found)}){more}")
+    return Explanation("\n".join(out), skipped)
+
+
+def _skipped_line(path: Path, skipped: list[tuple[int, str]]) -> str:
+    listed = ", ".join(f"line {n} ({why})" for n, why in sorted(skipped)[:SHOWN_SKIPS])
+    more = f" and {len(skipped) - SHOWN_SKIPS} more" if len(skipped) > SHOWN_SKIPS else ""
+    return f"{path}: skipped {len(skipped)} malformed trace line(s): {listed}{more}"
 
 
 def main(argv: list[str]) -> int:
@@ -97,8 +150,11 @@ def main(argv: list[str]) -> int:
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
     try:
-        print(explain(args.run_dir, args.block, args.perm, args.hand, args.seat))
+        explanation = explain_hand(args.run_dir, args.block, args.perm, args.hand, args.seat)
     except HoldemError as exc:
         print(f"holdem explain: {exc}", file=sys.stderr)
         return 2
+    print(explanation.text)
+    for line in explanation.skipped:
+        print(f"holdem explain: {line}", file=sys.stderr)
     return 0

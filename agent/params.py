@@ -1,11 +1,17 @@
-"""The agent's parameters: one YAML file under ``configs/agents/``, with single overrides.
+"""The agent's parameters: the packaged defaults, a user's file over them, single overrides.
 
-Every number the agent uses comes from its parameter file; ``configs/agents/default.yaml`` is
-the shipped default and the only place defaults are written for the sections it holds. A seat
-names another file and overrides single parameters by dotted keys inside its ``params``::
+Every number the agent uses has its default in ``agent/data/default.yaml``, shipped inside
+the package (the pre-flop expert's in ``agent/preflop/data/preflop.yaml``); no default is
+written anywhere else. A seat names its own file by path and overrides single parameters by
+dotted keys inside its ``params``::
 
     - {name: hero, bot: heuristic,
        params: {config: configs/agents/tight.yaml, selector.temperature: 0.5}}
+
+A user's file names only what it changes: it is merged over the defaults, key by key, so it
+never copies them and the two cannot drift. A section given as a file name (``preflop:
+tight_preflop.yaml``) is read next to the file that names it, else from the packaged data,
+and is merged over that section's defaults the same way.
 
 Unknown keys and values of the wrong type are refused before play with a message naming the
 key (the same rules as match configs). The resolved parameters (file contents and overrides
@@ -17,7 +23,7 @@ together) are what :func:`identity` returns, so a run's identity notices an edit
 >>> load_agent_params(None, {"selector.temprature": 0.5})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-agent.params.AgentParamsError: ...default.yaml (with overrides): selector.temprature: unknown key
+agent.params.AgentParamsError: ...default.yaml (with overrides): selector.temprature: unknown key...
 """
 
 from __future__ import annotations
@@ -37,9 +43,12 @@ from agent.selector import SelectorParams
 from agent.trust import TrustParams
 from simulator import HoldemError
 from simulator.arena.validation import ValidationInputError, read_yaml, validation_message
+from simulator.core.packaged import packaged_file
 
-AGENT_CONFIGS = Path(__file__).resolve().parents[1] / "configs" / "agents"
-DEFAULT_FILE = AGENT_CONFIGS / "default.yaml"
+DEFAULT_FILE = packaged_file("agent", "data", "default.yaml")
+SECTIONS = {"modeller": packaged_file("agent", "data"),
+            "preflop": packaged_file("agent.preflop", "data")}
+"""Where a section file named without a folder is found when it is not beside its file."""
 
 
 class AgentParamsError(HoldemError, ValueError):
@@ -47,12 +56,13 @@ class AgentParamsError(HoldemError, ValueError):
 
 
 class AgentParams(BaseModel):
-    """Everything the heuristic agent reads; see ``configs/agents/default.yaml``."""
+    """Everything the heuristic agent reads; see ``agent/data/default.yaml``."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     model: Literal["off", "frequencies", "full"]
     model_file: str | None
+    save_model: Literal["changed", "always", "never"]
     trace: bool
     lookahead: Literal[1, 2]
     evaluation: EvaluationParams
@@ -82,43 +92,65 @@ def _set(data: dict[str, Any], dotted: str, value: Any) -> None:
     node[leaf] = value
 
 
+def _read(path: Path, what: str) -> dict[str, Any]:
+    try:
+        data = read_yaml(path)
+    except ValidationInputError as exc:
+        raise AgentParamsError(f"{what}{exc}") from None
+    if not isinstance(data, dict):
+        raise AgentParamsError(f"{what}{path}: expected a mapping of parameters, got "
+                               f"{type(data).__name__}")
+    return data
+
+
 def _section(value: Any, base: Path, key: str) -> Any:
-    """A section given as a file name is read in place: relative to the parameter file, or
-    else to ``configs/agents/`` (so a copied file still finds the shipped sections)."""
-    if isinstance(value, str):
-        path = Path(value).expanduser()
-        if not path.is_absolute():
-            path = base / path if (base / path).exists() else AGENT_CONFIGS / path
-        try:
-            return read_yaml(path)
-        except ValidationInputError as exc:
-            raise AgentParamsError(f"{key}: {exc}") from None
-    return value
+    """A section given as a file name, read: beside the parameter file first, else from the
+    packaged data (so a copied file still finds the shipped sections)."""
+    if not isinstance(value, str):
+        return value
+    path = Path(value).expanduser()
+    if not path.is_absolute():
+        path = base / path if (base / path).exists() else SECTIONS[key] / path
+    return _read(path, f"{key}: ")
+
+
+def _merged(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """``over`` on top of ``base``, mappings merged key by key and anything else replaced."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _merged(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _resolved(path: Path) -> dict[str, Any]:
+    """A parameter file with its section files read in place."""
+    data = _read(path, "")
+    for key in SECTIONS:
+        if key in data:
+            data[key] = _section(data[key], path.parent, key)
+    return data
 
 
 def load_agent_params(config: str | Path | None = None,
                       overrides: Mapping[str, Any] | None = None) -> AgentParams:
-    """The parameters of ``config`` (default: the shipped default file) with ``overrides``
-    (dotted keys) applied; ``AgentParamsError`` names the first bad key."""
-    path = Path(config).expanduser() if config is not None else DEFAULT_FILE
-    try:
-        data = read_yaml(path)
-    except ValidationInputError as exc:
-        raise AgentParamsError(str(exc)) from None
-    if not isinstance(data, dict):
-        raise AgentParamsError(f"{path}: expected a mapping of parameters, got "
-                               f"{type(data).__name__}")
-    data = copy.deepcopy(data)
-    for key in ("modeller", "preflop"):
-        if key in data:
-            data[key] = _section(data[key], path.parent, key)
+    """The packaged defaults, with ``config`` (a user's file: only what it changes) merged
+    over them and ``overrides`` (dotted keys) applied; ``AgentParamsError`` names the first
+    bad key."""
+    data = _resolved(DEFAULT_FILE)
+    path = DEFAULT_FILE
+    if config is not None:
+        path = Path(config).expanduser()
+        data = _merged(data, _resolved(path))
     for key, value in (overrides or {}).items():
         _set(data, key, value)
     source = f"{path}" + (" (with overrides)" if overrides else "")
     try:
         params = AgentParams.model_validate(data)
     except ValidationError as exc:
-        raise AgentParamsError(validation_message(exc, source)) from None
+        raise AgentParamsError(validation_message(exc, source, AgentParams)) from None
     try:  # the sections the modeller and the expert validate themselves, checked now too
         params.modeller_params()
         params.preflop_params()

@@ -6,9 +6,10 @@
 You sit in the first seat; each ``--opponent`` (default: one ``heuristic``) takes the next
 one, heads-up or at a table of up to ten. Each decision shows your cards, the board, the pot,
 the stacks and the legal actions; type ``f`` (fold), ``c`` (check or call), ``r AMOUNT``
-(raise to AMOUNT; in limit just ``r``) or ``q`` to stop after this hand. Input that is not a
-legal action is asked again. After each hand it shows what the others held at a showdown and
-your running result. Stacks reset every hand.
+(raise to AMOUNT; in limit just ``r``) or ``q`` to stop at once; the prompt offers only the
+keys that are legal. Input that is not a legal action is asked again. At a showdown it shows
+each hand and its class, then who won (or split) the pot, and your running result. Stacks
+reset every hand.
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+import numpy as np
+
 from simulator import (
     Action,
     ActionKind,
+    ActionRecord,
     ActionTaken,
     BaseBot,
     BoardDealt,
@@ -34,17 +38,27 @@ from simulator import (
     Observation,
     Showdown,
 )
+from simulator.core.actions import LegalActions
 from simulator.core.cards import format_cards
+from simulator.core.hand_ranks import class_name, evaluate
+from simulator.core.helptext import summary
 from simulator.play.match import BotError, play_match
 from simulator.play.registry import BotSpecError, build, resolve
+
+
+class Quit(Exception):
+    """The person typed ``q`` (or the input ended): the session ends at once."""
 
 
 class TerminalPlayer(BaseBot):
     """A person at a terminal: prints what the seat sees, reads actions from ``read``."""
 
-    def __init__(self, read: Callable[[], str | None], out: TextIO) -> None:
-        self.read, self.out = read, out
+    def __init__(self, read: Callable[[], str | None], out: TextIO, echo: bool = False
+                 ) -> None:
+        self.read, self.out, self.echo = read, out, echo  # echo: input a terminal won't show
         self.names: tuple[str, ...] = ()
+        self.board: tuple[int, ...] = ()
+        self.ranks: dict[int, int] = {}  # seat -> hand rank of each hand shown
         self.quit = False
         self.total = 0
         self.hands = 0
@@ -57,29 +71,48 @@ class TerminalPlayer(BaseBot):
 
     def observe(self, event: Event) -> None:
         if isinstance(event, HandStarted):
-            self.names = event.names
-            self._say(f"\n=== hand {event.hand_number + 1}: {self.names[event.button]} "
-                      f"has the button ===")
+            self.names, self.board, self.ranks = event.names, (), {}
+            verb = "have" if event.button == 0 else "has"
+            self._say(f"\n=== hand {event.hand_number + 1}: {self._who(event.button)} {verb} "
+                      f"the button ===")
         elif isinstance(event, HoleCardsDealt):
             self._say(f"your cards: {format_cards(event.hole_cards, ' ')}")
         elif isinstance(event, ActionTaken):
-            r = event.record
-            what = {ActionKind.FOLD: "fold", ActionKind.CALL: "call" if r.added else
-                    "check"}.get(r.kind, f"raise to {r.amount}")
-            if r.seat:  # another player: third person
-                what = what.replace(" to", "s to") if " to" in what else what + "s"
-            self._say(f"  {self._who(r.seat)} {what}" + (" (all-in)" if r.all_in else ""))
+            self._say(_action_line(self._who(event.record.seat), event.record))
         elif isinstance(event, BoardDealt):
+            self.board = event.board
             self._say(f"-- {event.street.label}: {format_cards(event.board, ' ')}")
         elif isinstance(event, Showdown):
-            for seat, cards in event.shown.items():
-                verb = "show" if seat == 0 else "shows"
-                self._say(f"  {self._who(seat)} {verb} {format_cards(cards, ' ')}")
+            self._showdown(event)
         elif isinstance(event, HandEnded):
+            self._say(self._winners(event.net))
             self.total += event.net[0]
             self.hands += 1
             self._say(f"result: {event.net[0]:+d} chips; running total {self.total:+d} "
                       f"after {self.hands} hand(s)")
+
+    def _showdown(self, event: Showdown) -> None:
+        for seat, cards in event.shown.items():
+            verb = "show" if seat == 0 else "shows"
+            rank = int(evaluate(np.array([*cards, *self.board])))
+            self.ranks[seat] = rank
+            self._say(f"  {self._who(seat)} {verb} {format_cards(cards, ' ')}: "
+                      f"{class_name(rank)}")
+
+    def _winners(self, net: tuple[int, ...]) -> str:
+        """Who took the pot: the players who gained chips; at a showdown where nobody did (a
+        pot split between equal stakes), the best hands shown."""
+        seats = [s for s, chips in enumerate(net) if chips > 0]
+        if not seats and self.ranks:
+            best = min(self.ranks.values())  # lower ranks are better hands
+            seats = [s for s, rank in self.ranks.items() if rank == best]
+        names = " and ".join(self._who(s) for s in seats) or "nobody"
+        shown = {class_name(self.ranks[s]) for s in seats if s in self.ranks}
+        hand = f" with {' and '.join(sorted(shown))}" if shown else ""
+        if len(seats) > 1:
+            return f"  split pot: {names}{hand}"
+        verb = "win" if seats == [0] else "wins"
+        return f"  {names} {verb}{hand}"
 
     def act(self, observation: Observation) -> Action:
         legal = observation.legal
@@ -88,17 +121,40 @@ class TerminalPlayer(BaseBot):
                                                           strict=True))
                   + f"; board {format_cards(observation.board, ' ') or '-'}; you hold "
                   f"{format_cards(observation.hole_cards, ' ')}")
+        limit = observation.game.is_limit
         while True:
-            self._say(f"your move ({legal}) [f/c/r AMOUNT/q]:")
+            print(f"your move ({legal}) [{_keys(legal, limit)}]: ", end="", file=self.out,
+                  flush=True)
             line = self.read()
+            if self.echo or line is None:
+                self._say("" if line is None else line.strip())
             if line is None or line.strip().lower() in ("q", "quit"):
                 self.quit = True
-                return Action.call() if not legal.can_fold else Action.fold()
-            action = parse_move(line, legal.min_raise_to if observation.game.is_limit
-                                else None)
+                raise Quit
+            action = parse_move(line, legal.min_raise_to if limit else None)
             if action is not None and legal.allows(action):
                 return action
-            self._say(f"not a legal action: {line.strip()!r}")
+            self._say(f"not a legal action: {line.strip()[:40]!r}")
+
+
+def _action_line(who: str, record: ActionRecord) -> str:
+    """``  you call``, ``  villain raises to 8 (all-in)``: one action in the person's words."""
+    what = {ActionKind.FOLD: "fold", ActionKind.CALL: "call" if record.added else
+            "check"}.get(record.kind, f"raise to {record.amount}")
+    if who != "you":  # another player: third person
+        what = what.replace(" to", "s to") if " to" in what else what + "s"
+    return f"  {who} {what}" + (" (all-in)" if record.all_in else "")
+
+
+def _keys(legal: LegalActions, limit: bool) -> str:
+    """The keys that are legal now: ``f/c/r/q``, ``c/r AMOUNT/q``..."""
+    keys = (["f"] if legal.can_fold else []) + ["c"]
+    if legal.min_raise_to is not None:
+        keys.append("r" if limit else "r AMOUNT")
+    return "/".join([*keys, "q"])
+
+
+MAX_DIGITS = 12  # an amount longer than this is no amount any stack holds
 
 
 def parse_move(line: str, limit_raise: int | None) -> Action | None:
@@ -108,6 +164,8 @@ def parse_move(line: str, limit_raise: int | None) -> Action | None:
     (Action(kind=<ActionKind.RAISE: 'r'>, amount=40), \
 Action(kind=<ActionKind.CALL: 'c'>, amount=None), \
 Action(kind=<ActionKind.RAISE: 'r'>, amount=4), None)
+    >>> parse_move("r \u00b2", None), parse_move("r " + "9" * 5000, None)
+    (None, None)
     """
     words = line.strip().lower().split()
     if not words:
@@ -120,21 +178,27 @@ Action(kind=<ActionKind.RAISE: 'r'>, amount=4), None)
     if verb in ("r", "b", "raise", "bet"):
         if len(words) == 1:
             return Action.raise_to(limit_raise) if limit_raise is not None else None
-        return Action.raise_to(int(words[1])) if words[1].isdigit() else None
+        amount = words[1]
+        if not (amount.isascii() and amount.isdigit() and len(amount) <= MAX_DIGITS):
+            return None
+        return Action.raise_to(int(amount))
     return None
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="holdem play", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="holdem play", description=summary(__doc__))
     p.add_argument("--opponent", action="append", metavar="BOT",
                    help="a registered bot or module:Class (repeat for a table; default "
                         "heuristic)")
-    p.add_argument("--variant", choices=("limit", "nolimit"), default="limit")
-    p.add_argument("--hands", type=int, default=100)
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--stack", type=int, default=200)
+    p.add_argument("--variant", choices=("limit", "nolimit"), default="limit",
+                   help="fixed-limit (default) or no-limit")
+    p.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the cards and the bots, 0 or more (default: a random one)")
+    p.add_argument("--stack", type=int, default=200,
+                   help="every stack at the start of each hand (default 200)")
     p.add_argument("--blinds", default="1,2", help="small and big blind, e.g. 1,2")
-    p.add_argument("--name", default="you")
+    p.add_argument("--name", default="you", help="your name at the table (default you)")
     return p
 
 
@@ -147,7 +211,9 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
         return 0 if exc.code == 0 else 2
     opponents = args.opponent or ["heuristic"]
     if not 1 <= len(opponents) <= 9 or args.hands < 1:
-        raise HoldemError("holdem play: give 1 to 9 opponents and at least one hand")
+        raise HoldemError("give 1 to 9 opponents and at least one hand")
+    if args.seed is not None and args.seed < 0:
+        raise HoldemError(f"--seed: expected 0 or more, got {args.seed}")
     try:
         blinds = tuple(int(b) for b in args.blinds.split(","))
         game = GameConfig(variant=args.variant, blinds=blinds, stack=args.stack)
@@ -158,18 +224,28 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
         bots = [build(resolve(name), {}, seed + i) for i, name in enumerate(opponents, 1)]
     except BotSpecError as exc:
         raise HoldemError(str(exc)) from None
-    person = TerminalPlayer(lambda: stdin.readline() or None, out)
-    names = [args.name, *(f"{n}{i}" for i, n in enumerate(opponents, 1))]
+    person = TerminalPlayer(lambda: stdin.readline() or None, out,
+                            echo=not (hasattr(stdin, "isatty") and stdin.isatty()))
+    names = [args.name, *(f"{seat_name(n)}{i}" for i, n in enumerate(opponents, 1))]
     try:
         for _ in play_match(game, [person, *bots], args.hands, seed, names=names):
-            if person.quit:
-                break
+            pass
     except BotError as exc:
-        print(f"holdem play: {exc}", file=sys.stderr)
-        return 1
+        if not person.quit:
+            print(f"holdem play: {exc}", file=sys.stderr)
+            return 1
     except KeyboardInterrupt:
         pass
     print(f"\nyou played {person.hands} hand(s): {person.total:+d} chips "
           f"({person.total / max(person.hands, 1) / game.big_blind:+.2f} big blinds a hand)",
           file=out)
     return 0
+
+
+def seat_name(bot: str) -> str:
+    """A bot's name at the table: a registered name as it is, ``module:Class`` as its class.
+
+    >>> seat_name("loki"), seat_name("my.bots:TightBot")
+    ('loki', 'tightbot')
+    """
+    return bot.rpartition(":")[2].lower()

@@ -1,4 +1,4 @@
-"""The randomised action selector (DESIGN.md section 8).
+"""The randomised action selector.
 
 Among the candidates whose E is positive, choose at random, more likely the larger E is:
 proportionally to E, or by a softmax of ``E / (temperature * scale)``, where ``scale`` is the
@@ -9,14 +9,17 @@ round, the weight of betting again is multiplied by ``1 + continued_aggression``
 randomness comes from the generator the bot passes in, so matches replay exactly.
 
 >>> import numpy as np
->>> rng = np.random.default_rng(1)
+>>> from agent.evaluation import Candidate
+>>> from simulator import Action
+>>> fold, call = Candidate.fold(), Candidate(Action.call(), "call", 2)
+>>> bet = Candidate(Action.raise_to(4), "raise", 4)
 >>> params = SelectorParams(method="softmax", temperature=0.15, continued_aggression=0.5)
->>> choose([0.0, -1.0, -2.0], [False, False, True], free_check=None, scale=2.0,
-...        params=params, rng=rng, continuing=False)   # nothing positive: fold (index 0)
+>>> rng = np.random.default_rng(1)
+>>> choose([fold, call, bet], [0.0, -1.0, -2.0], 2.0, params, rng, False)  # nothing pays: fold
 0
->>> choose([0.5, 3.0], [False, True], free_check=0, scale=2.0, params=params, rng=rng,
-...        continuing=False)   # E of 3 against 0.5 at temperature 0.15 bets: a sure bet
-1
+>>> probabilities([fold, call, bet], np.array([[0.0, 0.0], [0.5, -1.0], [3.0, -2.0]]), 2.0,
+...               params, False).round(3).tolist()  # a row per holding
+[[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
 """
 
 from __future__ import annotations
@@ -28,22 +31,25 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from agent.evaluation import Candidate
+
 
 class SelectorParams(BaseModel):
-    """How E turns into a choice (values proposed here, in ``configs/agents/default.yaml``)."""
+    """How E turns into a choice (values proposed here, in ``agent/data/default.yaml``)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     method: Literal["softmax", "proportional"]
-    temperature: float = Field(gt=0)
+    temperature: float = Field(gt=0, le=1e6)
     """Softmax temperature in units of the decision's chip scale."""
-    continued_aggression: float = Field(ge=0)
+    continued_aggression: float = Field(ge=0, le=1e6)
     """Extra weight of a bet when we were the last aggressor of the previous round."""
 
 
-def selection_weights(values: Sequence[float], aggressive: Sequence[bool], scale: float,
-                      params: SelectorParams, continuing: bool) -> np.ndarray:
-    """Unnormalised choice weights: 0 for every candidate whose E is not positive.
+def selection_weights(values: Sequence[float] | np.ndarray, aggressive: Sequence[bool],
+                      scale: float, params: SelectorParams, continuing: bool) -> np.ndarray:
+    """Unnormalised choice weights: 0 for every candidate whose E is not positive. ``values``
+    has one entry per candidate, or one row per candidate and a column per holding.
 
     >>> selection_weights([1.0, 3.0, -1.0], [False, True, True], 1.0,
     ...                   SelectorParams(method="proportional", temperature=1.0,
@@ -55,25 +61,47 @@ def selection_weights(values: Sequence[float], aggressive: Sequence[bool], scale
     if params.method == "proportional":
         w = np.where(positive, e, 0.0)
     else:
-        top = float(e[positive].max()) if positive.any() else 0.0
+        top = np.where(positive, e, -np.inf).max(axis=0) if e.size else 0.0
+        top = np.where(np.isfinite(top), top, 0.0)
         w = np.where(positive, np.exp((e - top) / (params.temperature * max(scale, 1e-9))),
                      0.0)
     if continuing and params.continued_aggression:
-        w = np.where(np.asarray(aggressive), w * (1.0 + params.continued_aggression), w)
+        boost = np.where(np.asarray(aggressive), 1.0 + params.continued_aggression, 1.0)
+        w = w * (boost if e.ndim == 1 else boost[:, None])
     return w
 
 
-def choose(values: Sequence[float], aggressive: Sequence[bool], free_check: int | None,
-           scale: float, params: SelectorParams, rng: np.random.Generator,
-           continuing: bool) -> int:
-    """The index of the chosen candidate.
+def _fallback(candidates: Sequence[Candidate]) -> int:
+    """What we play when nothing is worth playing: check if it is free, else fold."""
+    kinds = [c.kind for c in candidates]
+    return kinds.index("check") if "check" in kinds else kinds.index("fold")
 
-    ``free_check`` is the index of a check that costs nothing (None when we face a bet, in
-    which case candidate 0 must be the fold).
-    """
-    w = selection_weights(values, aggressive, scale, params, continuing)
+
+def probabilities(candidates: Sequence[Candidate], values: np.ndarray, scale: float,
+                  params: SelectorParams, continuing: bool) -> np.ndarray:
+    """The chance of each candidate for each holding: ``values`` has one row per candidate
+    and one column per holding (E of that candidate with that holding); the result one row
+    per holding. A holding with nothing worth playing checks if it is free, else folds."""
+    e = np.asarray(values, dtype=np.float64).reshape(len(candidates), -1)
+    w = selection_weights(e, [c.aggressive for c in candidates], scale, params,
+                          continuing).T
+    total = w.sum(axis=1)
+    ok = (total > 0) & np.isfinite(total)
+    out = np.zeros_like(w)
+    out[ok] = w[ok] / total[ok, None]
+    if not ok.all():
+        out[~ok, _fallback(candidates)] = 1.0
+    return out
+
+
+def choose(candidates: Sequence[Candidate], values: Sequence[float], scale: float,
+           params: SelectorParams, rng: np.random.Generator, continuing: bool) -> int:
+    """The index of the candidate chosen for one hand: a draw from its row of
+    :func:`probabilities` (nothing worth playing draws nothing)."""
+    w = selection_weights(values, [c.aggressive for c in candidates], scale, params,
+                          continuing)
     total = float(w.sum())
     if not total > 0 or not math.isfinite(total):
-        return free_check if free_check is not None else 0
+        return _fallback(candidates)
     return int(np.searchsorted(np.cumsum(w), rng.random() * total, side="right").clip(
         0, len(w) - 1))

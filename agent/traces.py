@@ -1,39 +1,161 @@
-"""Decision traces: one JSON line per decision, so that a hand can be explained afterwards.
+"""Decision traces: one typed JSON line per decision, so that a hand can be explained afterwards.
 
 With tracing on, the agent writes ``trace-b{block}-p{perm}.jsonl`` into its directory of the
-output dir (``<output>/bots/<seat name>/``): per decision the hand and street, its strength
-(EHS, HS, PPOT, NPOT), where each E parameter came from (chains at which relax level, or the
-heuristics), the E of every candidate and the chosen action. Off by default, and then it
-costs nothing: the agent never builds a record it will not write.
+output dir (``<output>/bots/<seat name>/``). Each line is a :class:`DecisionRecord` (the
+hand and street, its strength, the pre-flop rules' view or every candidate's E with where
+its parameters came from, the chances, the chosen action) or, last for a hand, an
+:class:`EndRecord` (its public course and our result). Records are validated both ways: the
+agent writes only what the schema allows, and a reader refuses a malformed line with a
+:class:`TraceError` naming it. Off by default, and then it costs nothing: the agent never
+builds a record it will not write.
+
+>>> r = EndRecord(block=0, perm=0, hand=3, seat=1, actions=["a:c"], board="", shown={},
+...               net=-2)
+>>> parse_record(r.model_dump_json()) == r
+True
 """
 
 from __future__ import annotations
 
-import json
+import os
+import stat
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from simulator import HoldemError
+from simulator.core.files import NONBLOCK
 
 
 class TraceError(HoldemError, ValueError):
-    """A trace file that cannot be read."""
+    """A trace file or line that cannot be read."""
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    block: int
+    perm: int
+    hand: int
+    seat: int = Field(ge=0)
+
+
+class StrengthRecord(BaseModel):
+    """Our strength against the live opponents (``hs`` one per opponent)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    hs: list[float]
+    hs_n: float
+    ppot: float
+    npot: float
+    ehs: float
+    ehs_optimistic: float
+
+
+class CandidateRecord(BaseModel):
+    """One candidate: its action, E, E's eight parameters, their source and its chance."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    action: str
+    E: float
+    Pw: float
+    ESw: float
+    EBw: float
+    Pvf: float
+    ESvf: float
+    EBvf: float
+    Phf: float
+    EBhf: float
+    source: str
+    chance: float = Field(ge=0, le=1)
+
+
+class PreflopRecord(BaseModel):
+    """The pre-flop rules at this decision: the strategies' chances given our earlier
+    actions, our income rate on the table of the first decision and its thresholds, and the
+    defence's equity where it was asked."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    strategies: dict[str, float]
+    ir: float
+    table: int
+    thresholds: dict[str, float]
+    expected_players: float
+    position: int
+    defense_equity: float | None = None
+    defense_pays: bool | None = None
+    chances: dict[str, float]
+
+
+class DecisionRecord(_Record):
+    """One decision (see the module docstring)."""
+
+    kind: Literal["decision"] = "decision"
+    street: str
+    hole: str
+    board: str
+    pot: int
+    to_call: int
+    preflop: PreflopRecord | None = None
+    strength: StrengthRecord | None = None
+    continued_aggression: bool = False
+    candidates: list[CandidateRecord] = []
+    chosen: str
+
+
+class EndRecord(_Record):
+    """How a hand went: every action (``name:f``, ``name:c``, ``name:r<amount>``, board cards
+    in brackets), the board, the cards shown and our result in chips."""
+
+    kind: Literal["end"] = "end"
+    actions: list[str]
+    board: str
+    shown: dict[str, str]
+    net: int
+
+
+TraceRecord = DecisionRecord | EndRecord
+
+
+def parse_record(line: str) -> TraceRecord:
+    """One trace line as its record; a line of neither schema is a :class:`TraceError`."""
+    last: ValidationError | None = None
+    for schema in (DecisionRecord, EndRecord):
+        try:
+            return schema.model_validate_json(line)
+        except ValidationError as exc:
+            last = exc
+        except RecursionError:
+            raise TraceError("nested too deeply to be a trace record") from None
+    assert last is not None
+    first = last.errors()[0]
+    where = ".".join(str(x) for x in first["loc"]) or "(top level)"
+    raise TraceError(f"not a trace record ({where}: {first['msg']})")
+
+
+def trace_name(block: int, permutation: int) -> str:
+    return f"trace-b{block}-p{permutation}.jsonl"
 
 
 def trace_path(directory: Path, block: int, permutation: int) -> Path:
-    return Path(directory) / f"trace-b{block}-p{permutation}.jsonl"
+    return Path(directory) / trace_name(block, permutation)
 
 
 class TraceWriter:
-    """Appends decision records to one block-and-permutation file."""
+    """Appends decision records to one block-and-permutation file, opened by the caller
+    (through ``BotContext.open_file``, which never follows a symlink)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._file: IO[str] | None = open(path, "w", encoding="utf-8")  # noqa: SIM115
+    def __init__(self, file: IO[str]) -> None:
+        self._file: IO[str] | None = file
 
-    def write(self, record: dict[str, Any]) -> None:
+    def write(self, record: TraceRecord) -> None:
         if self._file is not None:
-            self._file.write(json.dumps(record, separators=(",", ":"), allow_nan=False) + "\n")
+            self._file.write(record.model_dump_json() + "\n")
 
     def close(self) -> None:
         if self._file is not None:
@@ -41,20 +163,51 @@ class TraceWriter:
             self._file = None
 
 
-def read_traces(path: Path, hand: int | None = None) -> list[dict[str, Any]]:
-    """The records of a trace file (of one hand when ``hand`` is given), in decision order."""
+@dataclass
+class TraceLines:
+    """The records of a trace file by line number, and the lines skipped, with why."""
+
+    records: list[tuple[int, TraceRecord]] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+
+def read_trace_lines(path: Path, hand: int | None = None) -> TraceLines:
+    """The records of a trace file (of one hand when ``hand`` is given), in decision order.
+
+    A line that is not a record of the schema (a torn last line, garbage, nesting too deep,
+    a field missing or of the wrong type) is skipped and reported, never the end of the
+    file: the other hands stay explainable. A file that cannot be opened at all is a
+    :class:`TraceError`.
+    """
+    out = TraceLines()
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        with open_text(Path(path)) as f:
+            for number, line in enumerate(f, 1):
+                try:
+                    record = parse_record(line)
+                except TraceError as exc:
+                    out.skipped.append((number, str(exc)))
+                    continue
+                if hand is None or record.hand == hand:
+                    out.records.append((number, record))
     except (OSError, UnicodeDecodeError) as exc:
         raise TraceError(f"{path}: cannot read the trace: {exc}") from None
-    out = []
-    for number, line in enumerate(lines, 1):
-        try:
-            record = json.loads(line)
-        except ValueError:
-            raise TraceError(f"{path}:{number}: not a JSON trace record") from None
-        if not isinstance(record, dict) or "hand" not in record:
-            raise TraceError(f"{path}:{number}: a trace record needs a 'hand'")
-        if hand is None or record["hand"] == hand:
-            out.append(record)
     return out
+
+
+def read_traces(path: Path, hand: int | None = None) -> list[TraceRecord]:
+    """The well-formed records of a trace file (of one hand when ``hand`` is given)."""
+    return [record for _, record in read_trace_lines(path, hand).records]
+
+
+def open_text(path: Path) -> IO[str]:
+    """A regular file for reading text, line by line (a trace may be long)."""
+    fd = os.open(path, os.O_RDONLY | NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise TraceError(f"{path}: not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, encoding="utf-8", errors="strict")
+    except BaseException:
+        os.close(fd)
+        raise

@@ -1,4 +1,4 @@
-"""Issue 12's modelling ablation: the agent with ``model: off``, ``frequencies`` and ``full``,
+"""The modelling ablation: the agent with ``model: off``, ``frequencies`` and ``full``,
 each heads-up limit against `call`, `maniac`, `rock` and `exploiter`. Every variant plays the
 same seeds, so the same cards: variants are compared by the paired difference of their block
 win rates, with its 95% interval over blocks.

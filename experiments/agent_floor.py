@@ -1,4 +1,4 @@
-"""Issue 11's strength floor: the heuristic agent against the baseline bots.
+"""The strength floor: the heuristic agent against the baseline bots.
 
 1. Heads-up fixed-limit, duplicate, 20,000 deals in blocks of 2,000: the agent against
    `call`, `raise` and `random` (SB/hand, 95% interval over blocks). These are the runs of

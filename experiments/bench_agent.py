@@ -34,12 +34,12 @@ import pokerkit
 from benchlib import pin_to_one_core
 
 import agent.heuristic
+import agent.postflop
 from agent.heuristic import HeuristicAgent
 from agent.modeller import OpponentModeller
-from agent.preflop.expert import PreflopExpert
 from agent.strength import values
-from agent.strength.board_table import BoardTable
 from simulator import Action, Observation
+from simulator.core.board_ranks import BoardRanks
 from simulator.core.game import GameConfig
 from simulator.play.match import play_match
 
@@ -88,28 +88,28 @@ class Steps:
         return timed
 
     def install(self) -> None:
-        """Wrap the post-flop decision and what it calls, where the agent looks them up."""
+        """Wrap the decision pipelines and their steps, where the pipeline looks them up."""
         for owner, attr, name in (
-                (HeuristicAgent, "_postflop", "the rest (glue in agent/heuristic.py)"),
-                (agent.heuristic, "strength_against", "strength_against (table HS, HP matrix)"),
-                (agent.heuristic, "board_values", "board_values (look-up)"),
-                (agent.heuristic, "_spot", "spot and candidates"),
-                (agent.heuristic, "candidates", "spot and candidates"),
-                (agent.heuristic, "top_share", "top_share (callers' ranges)"),
-                (agent.heuristic, "hs_against", "hs_against (HS against callers)"),
-                (agent.heuristic, "heuristic_params", "heuristic_params / chain_params"),
-                (agent.heuristic, "chain_params", "heuristic_params / chain_params"),
-                (agent.heuristic, "choose", "choose (selector)"),
-                (OpponentModeller, "frequencies", "modeller.frequencies"),
-                (OpponentModeller, "query", "modeller.query (chain store)"),
+                (agent.heuristic, "postflop_rows", "the rest (glue of the post-flop pipeline)"),
+                (agent.postflop, "range_strength", "range_strength (HS, HS_n, PPOT, NPOT)"),
+                (agent.postflop, "hs_against_tops", "hs_against_tops (callers, re-raisers)"),
+                (agent.postflop, "board_values", "board_values (look-up)"),
+                (agent.postflop, "spot_of", "spot and candidates"),
+                (agent.postflop, "candidates", "spot and candidates"),
+                (agent.postflop, "_views", "opponent views (weak shares, answers)"),
+                (agent.postflop, "heuristic_estimates", "heuristic E parameters"),
+                (agent.postflop, "_chain_answers", "modeller.query (chain store)"),
+                (agent.postflop, "from_chains", "chain E parameters"),
+                (agent.postflop, "probabilities", "selector probabilities"),
+                (OpponentModeller, "path_at", "modeller.path_at (the hand's picture)"),
                 (values, "_compute", "value vector of a new board"),
-                (BoardTable, "_build", "board table rows of a new board"),
-                (PreflopExpert, "decide", "pre-flop decision")):
-            root = attr in ("_postflop", "decide")
+                (BoardRanks, "_build", "board rank rows of a new board"),
+                (agent.heuristic, "preflop_rows", "pre-flop decision")):
+            root = attr in ("postflop_rows", "preflop_rows")
             setattr(owner, attr, self.wrap(name, getattr(owner, attr), root))
 
     def report(self) -> str:
-        decisions = self.calls["the rest (glue in agent/heuristic.py)"]
+        decisions = self.calls["the rest (glue of the post-flop pipeline)"]
         post = {k: v for k, v in self.seconds.items() if k != "pre-flop decision"}
         total = sum(post.values())
         lines = [f"profile of a post-flop decision by steps ({decisions} decisions, mean "

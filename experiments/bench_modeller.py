@@ -1,4 +1,4 @@
-"""Opponent modeller speed and memory (issue 10, "How fast"), with eval7 for scale, one core.
+"""Opponent modeller speed and memory, with eval7 for scale, one core.
 
     python experiments/bench_modeller.py [--repeats 7] [--hands 2000] [--memory-hands 1000000]
 

@@ -8,7 +8,7 @@ made: situation, table, thresholds, the random draw, the action) and a later one
 kept). The anchor is one treys ``Evaluator.evaluate`` of a 7-card hand, the cost of a single
 hand rank in the reference Python evaluator.
 
-Goal (issue 11, item 3): a decision under 50 us; printed with its ratio to the anchor.
+Goal: a decision under 50 us; printed with its ratio to the anchor.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 
 Papp's thesis gives one set of thresholds in its text: moderate, 3-4 expected players (IR4),
 the button (position 0): Make4 580, Make2 200, Make1 50. Its table of every [base, increment]
-(appendix B) is not reproduced here, so every other line in ``configs/agents/preflop.yaml``
+(appendix B) is not reproduced here, so every other line in ``agent/preflop/data/preflop.yaml``
 is *proposed here*, derived from the anchor by shares of hands (combinations out of 1326):
 
 * **bases**: on IR2 and IR7 a strategy's base admits the same share of hands as the anchor's

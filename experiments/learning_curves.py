@@ -1,4 +1,4 @@
-"""Issue 12's learning curves: the agent's win rate against `exploiter` and `maniac` in bins of
+"""The learning curves: the agent's win rate against `exploiter` and `maniac` in bins of
 500 deals within a block, averaged over blocks with a 95% interval over blocks. A rising curve
 is the agent adapting; a falling one against `exploiter` is the exploiter finding its leaks.
 

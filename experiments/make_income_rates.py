@@ -32,7 +32,7 @@ from simulator.core.cards import holding_cards
 
 SIZES = (2, 4, 7)
 DATA = Path(__file__).resolve().parents[1] / "agent" / "preflop" / "data"
-# Papp's simulated values (DESIGN.md section 9); IR2(32o) with split pots is about -354.
+# Papp's simulated values; IR2(32o) with split pots is about -354.
 ANCHORS = {("AA", 7): 2043, ("72o", 7): -495, ("32s", 2): -279, ("32o", 2): -351}
 
 
@@ -94,7 +94,7 @@ def summary(estimates: dict[str, EquityEstimate], deals: int, seed: int, seconds
         "|---|---|---|---|---|",
         *rows,
         "",
-        "Anchors (Papp's simulated values; DESIGN.md section 9):",
+        "Anchors (Papp's simulated values):",
         "",
         "| value | here | SE | Papp |",
         "|---|---|---|---|",

@@ -1,4 +1,4 @@
-"""Issue 12's table: the heuristic agent heads-up fixed-limit against every rival of the panel,
+"""The paper's table: the heuristic agent heads-up fixed-limit against every rival of the panel,
 duplicate, beside Saukonoja & Pasanen's results against the Alberta bots our rivals stand in
 for (`loki` for Pokibrat, `exploiter` for Vexbot; Sparbot has no stand-in).
 
@@ -54,7 +54,7 @@ def main() -> None:
                 [f"Command: python experiments/paper_table.py --deals {args.deals} "
                  f"--block-size {args.block_size} --seed {args.seed} --workers {args.workers}",
                  "Heads-up fixed-limit 1/2 (bets 2/4), duplicate; intervals over blocks "
-                 "(Student's t). Goals (issue 12): vs loki mean >= +0.05 and interval above 0; "
+                 "(Student's t). Goals: vs loki mean >= +0.05 and interval above 0; "
                  "vs exploiter mean >= 0 and lower end >= -0.05; the rest interval above 0."])
 
 

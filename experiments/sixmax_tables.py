@@ -1,4 +1,4 @@
-"""Issue 12's six-max tables: the agent with five different rivals, fixed-limit and no-limit
+"""The six-max tables: the agent with five different rivals, fixed-limit and no-limit
 (100 big blinds reset every hand), duplicate over the six rotations (``--no-duplicate``: one
 seating, 6x cheaper).
 

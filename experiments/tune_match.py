@@ -41,7 +41,10 @@ def block(job: tuple[dict[str, Any], str, dict[str, Any], str, int, int, int]
 
 
 def run(hero_params: dict[str, Any], rival: str, rival_params: dict[str, Any], game: str,
-        deals: int, blocks: int, base: int, workers: int) -> tuple[float, float]:
+        deals: int, blocks: int, base: int, workers: int
+        ) -> tuple[float, float, dict[int, float]]:
+    """The agent's mean and standard error over blocks, and each block's mean by seed (two
+    versions' blocks pair up by seed: the same cards)."""
     jobs = [(hero_params, rival, rival_params, game, deals, base + b, p)
             for b in range(blocks) for p in (0, 1)]
     with ProcessPoolExecutor(workers) as pool:
@@ -51,8 +54,9 @@ def run(hero_params: dict[str, Any], rival: str, rival_params: dict[str, Any], g
         per_block.setdefault(seed, []).extend(nets)
     config = GameConfig(**GAMES[game])
     unit = config.small_bet if config.is_limit else config.big_blind  # the reports' units
-    means = np.array([np.mean(v) / unit for v in per_block.values()])
-    return float(means.mean()), float(means.std(ddof=1) / np.sqrt(len(means)))
+    by_seed = {seed: float(np.mean(v) / unit) for seed, v in sorted(per_block.items())}
+    means = np.array(list(by_seed.values()))
+    return float(means.mean()), float(means.std(ddof=1) / np.sqrt(len(means))), by_seed
 
 
 def main() -> None:
@@ -65,10 +69,14 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=6)
     parser.add_argument("--base", type=int, default=9000, help="first seed (tuning: 9000+)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", metavar="FILE", help="also write each block's mean here")
     args = parser.parse_args()
     start = time.perf_counter()
-    mean, se = run(json.loads(args.params), args.rival, json.loads(args.rival_params),
-                   args.game, args.deals, args.blocks, args.base, args.workers)
+    mean, se, by_seed = run(json.loads(args.params), args.rival, json.loads(args.rival_params),
+                            args.game, args.deals, args.blocks, args.base, args.workers)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"rival": args.rival, "mean": mean, "se": se, "blocks": by_seed}, f)
     print(f"{args.rival:10s} {args.params:50s} {mean:+.3f} ± {se:.3f} "
           f"({time.perf_counter() - start:.0f}s)")
 

@@ -34,6 +34,7 @@ from simulator.play.protocol import (
     BaseBot,
     Bot,
     BotContext,
+    LearningBot,
     Policy,
     PolicyBot,
     PolicyError,
@@ -43,6 +44,7 @@ from simulator.play.protocol import (
 __all__ = [
     "Action", "ActionKind", "ActionRecord", "ActionTaken", "BaseBot", "BoardDealt", "Bot",
     "BotContext", "Event", "GameConfig", "HandEnded", "HandStarted", "HoldemError",
-    "HoleCardsDealt", "IllegalActionError", "LegalActions", "Observation", "Policy", "PolicyBot",
+    "HoleCardsDealt", "IllegalActionError", "LearningBot", "LegalActions", "Observation",
+    "Policy", "PolicyBot",
     "PolicyError", "RaiseRange", "Showdown", "Street",
 ]

@@ -21,7 +21,8 @@ import os
 import sys
 from importlib.metadata import EntryPoint, entry_points
 
-from simulator.core.errors import HoldemError
+from simulator.core.errors import HoldemError, for_command_line
+from simulator.core.helptext import summary
 
 GROUP = "holdem.commands"
 
@@ -41,8 +42,8 @@ def summary_line(ep: EntryPoint) -> str:
             doc = ast.get_docstring(ast.parse(f.read())) or ""
     except (ImportError, OSError, SyntaxError, ValueError):
         return ""
-    first = doc.strip().splitlines()[0] if doc.strip() else ""
-    return first.split(": ", 1)[1] if first.startswith("``holdem") and ": " in first else first
+    first = summary(doc)
+    return first.split(": ", 1)[1] if first.startswith("holdem") and ": " in first else first
 
 
 def usage() -> str:
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(run(rest) or 0)
     except HoldemError as exc:
-        print(f"holdem {name}: {exc}", file=sys.stderr)
+        print(f"holdem {name}: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (`holdem bots | head`): nothing to report
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -1,4 +1,4 @@
-"""A tiny stand-alone ACPC client, written from the protocol notes (ACPC.md) alone.
+"""A tiny stand-alone ACPC client, written from the ACPC protocol's description alone.
 
 It imports nothing of ours, so it cannot share a misunderstanding with our client or dealer:
 it reads the .game file itself, works out from the betting string whose turn it is and what

@@ -153,3 +153,13 @@ class HangInConstructorBot(BaseBot):
 
     def __init__(self) -> None:
         think_forever()
+
+
+class StartFailsBot(BaseBot):
+    """Builds, then fails in ``start()`` (a file it cannot read, say)."""
+
+    def start(self, context: BotContext) -> None:
+        raise OSError("cannot read my file")
+
+    def act(self, observation: Observation) -> Action:
+        return Action.call()

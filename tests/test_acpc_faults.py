@@ -69,13 +69,15 @@ def test_illegal_actions_become_calls_when_asked(tmp_path: Path) -> None:
     assert len(log) == 41 and log[-1].startswith("SCORE:") and summary["complete"]
 
 
-def test_a_bad_version_line_ends_the_match(tmp_path: Path) -> None:
+def test_a_bad_version_line_is_dropped_and_the_real_client_plays(tmp_path: Path) -> None:
     thread, out, err, ports = _dealer(LIMIT, tmp_path)
     with socket.create_connection(("127.0.0.1", ports[0]), timeout=10) as sock:
         sock.sendall(b"HELLO DEALER\r\n")
-        status, _ = finish(thread)
-    assert status == 1 and "expected a version line" in err.getvalue()
-    assert (tmp_path / "acpc.log").read_text() == ""
+        assert sock.recv(100) == b""  # dropped
+        status, _ = finish(thread, tiny(LIMIT, ports[0]))
+    assert status == 0 and "expected a version line" in err.getvalue()
+    log, summary = _kept(tmp_path)
+    assert summary["deals"] == 40
 
 
 def test_nobody_connecting_ends_the_match_after_the_connect_timeout(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The ACPC wire format and the betting state: every exchange of ACPC.md (lines seen on the
+"""The ACPC wire format and the betting state: every recorded exchange (lines seen on the
 reference dealer) parses, formats back to the same text, and plays through our engine."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ LIMIT_2P = load_gamedef(SHIPPED / "holdem.limit.2p.reverse_blinds.game")
 NOLIMIT_2P = load_gamedef(SHIPPED / "holdem.nolimit.2p.reverse_blinds.game")
 LIMIT_3P = load_gamedef(SHIPPED / "holdem.limit.3p.game")
 
-# ACPC.md, "Observed exchanges (heads-up limit, seed 0)": (direction, seat, line)
+# Exchanges observed at the reference dealer (heads-up limit, seed 0): (direction, seat, line)
 LIMIT_EXCHANGE = [
     ("->", 1, "MATCHSTATE:0:0::5d5c|"),
     ("->", 2, "MATCHSTATE:1:0::|9hQd"),
@@ -194,7 +194,7 @@ class _Scripted(BaseBot):
 
 
 def test_our_client_replays_the_observed_limit_exchange() -> None:
-    """Seat 1 of ACPC.md's exchange (position 0 in hand 0, position 1 in hand 1)."""
+    """Seat 1 of the observed exchange (position 0 in hand 0, position 1 in hand 1)."""
     bot = _Scripted(["c", "r", "c", "r", "r", "f"])
     client = AcpcClient(bot, LIMIT_2P.to_game_config(), 2, name="Alice")
     sent: list[str] = []

@@ -1,4 +1,4 @@
-"""For ACPC play our engine's legal set is the reference dealer's (issue 13, item 1).
+"""For ACPC play our engine's legal set is the reference dealer's.
 
 ACPC reopens the betting after any raise; our no-limit rules follow the TDA on short all-ins.
 With the equal stacks reset every hand of every ACPC game, the two cannot differ. These tests

@@ -160,3 +160,11 @@ def test_writing_replaces_a_planted_symlink(tmp_path: Path) -> None:
     link.symlink_to(victim)
     write_archive(link, "fmt", 2, {}, {"x": np.arange(2)})
     assert victim.read_text() == "keep" and not link.is_symlink()
+
+
+def test_arrays_that_declare_too_many_bytes_together_are_refused_before_reading(
+        tmp_path: Path) -> None:
+    path = _write(tmp_path, a=np.zeros(600), b=np.zeros(600))  # 4,800 bytes each
+    with pytest.raises(ArchiveError, match="declare 9600 bytes together, more than the 8000"):
+        read_archive(path, "fmt", (2,), limits=Limits(total_bytes=8000))
+    assert read_archive(path, "fmt", (2,), limits=Limits(total_bytes=9600)).arrays["a"].size

@@ -1,4 +1,4 @@
-"""The arena against a hostile user (issue 9, section 4): each test is one finding.
+"""The arena against a hostile user: each test is one way in.
 
 Runs go through ``holdem run`` in this process (exit code, one line on stderr) with blocks in
 worker processes, or through the API inline where only the bookkeeping is under test.
@@ -179,7 +179,7 @@ def test_resume_refuses_a_store_that_does_not_add_up_and_changes_nothing(
     before = _snapshot(out)
     with pytest.raises(ResultsError) as info:
         run_tournament(parse_config(data), resume=True, inline=True)
-    assert message in str(info.value) and "use --force to start over" in str(info.value)
+    assert message in str(info.value) and "force=True starts over" in str(info.value)
     assert _snapshot(out) == before
 
 

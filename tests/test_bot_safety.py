@@ -1,4 +1,4 @@
-"""What bots receive cannot change the game (issue 9, section 3 and finding 4), and every call
+"""What bots receive cannot change the game, and every call
 into a bot is guarded the same way (finding 3): exceptions, SystemExit, a bot's own
 KeyboardInterrupt, constructors, start and close."""
 

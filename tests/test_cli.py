@@ -69,7 +69,7 @@ def test_bots_lists_every_registered_bot_with_its_parameters() -> None:
     entries = {e["name"]: e for e in map(json.loads, done.stdout.splitlines())}
     assert {"random", "call", "raise"} <= set(entries)
     assert entries["random"]["path"] == "simulator.play.baseline:RandomBot"
-    assert set(entries["random"]["params"]) == {"fold", "call", "raise_"}
+    assert set(entries["random"]["params"]) == {"fold", "call", "raise"}
     assert entries["call"]["params"] == {}
     text = holdem("bots").stdout
     assert "random" in text and "params: fold=" in text

@@ -92,13 +92,21 @@ def test_results_are_never_overwritten_silently(tmp_path: Path,
     assert (tmp_path / "out" / "summary.json").read_text() == summary
 
 
-def test_run_prints_a_table_with_bb100_and_mbb(tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
-    assert holdem(["run", str(_write(tmp_path))]) == 0
+def test_run_prints_an_80_column_table_and_names_every_file_it_wrote(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = _write(tmp_path, seats=[{"name": "a_long_seat_name", "bot": "random"},
+                                     {"name": "c", "bot": "call"}],
+                    output={"dir": str(tmp_path / "out"), "plots": True,
+                            "hand_histories": True})
+    assert holdem(["run", str(config)]) == 0
     out = capsys.readouterr().out
-    assert "bb/100" in out and "mbb/h" in out and "luck-adjusted" in out
+    assert "bb/100" in out and "luck-adjusted" in out
+    assert max(len(line) for line in out.splitlines()) <= 80, out
     data = json.loads((tmp_path / "out" / "summary.json").read_text())
-    assert f"{data['players']['c']['mean']:+.4f}" in out
+    assert f"{data['players']['c']['mean']:+.3f}" in out
+    written = out[out.index("wrote in "):]
+    for name in ("summary.json", "hands.csv", "hands.phhs", "cumulative.png", "winrates.png"):
+        assert name in written and (tmp_path / "out" / name).is_file()
 
 
 def test_kill_part_way_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from simulator.arena.config import ConfigError, GameSection, load_config, parse_config
+from simulator.arena.exploit_config import parse_exploit
 from simulator.arena.league import pair_configs
 from simulator.arena.tournament import check_bots
 from simulator.core.game import GameConfig
@@ -27,8 +28,8 @@ seats:
 hands: 1000
 seed: 7
 output:
-  dir: results/demo
-  hand_histories: true      # writes results/demo/hands.phhs; each hand has finishing_stacks
+  dir: results/minimal
+  hand_histories: true      # writes results/minimal/hands.phhs; each hand has finishing_stacks
 """
 
 
@@ -40,8 +41,8 @@ def _base(**extra: object) -> dict:
     return {"seats": _seats(), "hands": 100, "seed": 3, **extra}
 
 
-def test_minimal_issue3_config_parses_as_written(tmp_path: Path) -> None:
-    path = tmp_path / "demo.yaml"
+def test_the_minimal_config_parses_as_written(tmp_path: Path) -> None:
+    path = tmp_path / "minimal.yaml"
     path.write_text(MINIMAL)
     cfg = load_config(path)
     game = cfg.game_config()
@@ -50,8 +51,8 @@ def test_minimal_issue3_config_parses_as_written(tmp_path: Path) -> None:
     assert cfg.names == ("alice", "bob", "carol")
     assert cfg.seats[0].params == {"fold": 0.1, "call": 0.6, "raise": 0.3}
     assert (cfg.hands, cfg.seed, cfg.output.dir, cfg.output.hand_histories) == (
-        1000, 7, "results/demo", True)
-    # issue 5 defaults
+        1000, 7, "results/minimal", True)
+    # the defaults
     assert (cfg.duplicate, cfg.block_size, cfg.workers, cfg.backend, cfg.on_bot_error,
             cfg.bot_timeout, cfg.output.plots) == (False, 200, 1, "local", "stop", None, True)
     assert cfg.unit == "big_blinds" and cfg.unit_chips == 2
@@ -86,7 +87,7 @@ def test_blocks_split_hands_with_a_short_last_block() -> None:
     ({"seats": _seats()[:1], "hands": 5, "seed": 1}, "config: seats: expected at least 2 "
                                                       "items, got 1"),
     ({"seats": [{"name": "a", "bot": "call"}] * 2, "hands": 5, "seed": 1},
-     "config: seats: expected unique names, repeated: a"),
+     "config: seats: expected unique names (ignoring case), repeated: a"),
     (_base(duplicate=True, game={"reset_stacks": False}),
      "config: duplicate: true needs game.reset_stacks: true"),
     (_base(game={"small_bet": 2}), "config: game.small_bet: expected no small_bet"),
@@ -140,8 +141,11 @@ def test_result_key_ignores_only_how_the_run_is_executed() -> None:
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
 def test_shipped_configs_are_valid_and_their_bots_resolve(path: Path) -> None:
     data = yaml.safe_load(path.read_text())
-    # a league config (a panel of 'bots') is one run config per pair
-    configs = (pair_configs(data, str(path)) if "bots" in data else [load_config(path)])
+    # a league config (a panel of 'bots') is one run config per pair; an exploit config (one
+    # 'bot') one run per learning mode
+    configs = (pair_configs(data, str(path)) if "bots" in data
+               else list(parse_exploit(data, str(path)).runs()) if "bot" in data
+               else [load_config(path)])
     for cfg in configs:
         check_bots(cfg)
         assert cfg.output.dir.startswith("results/")
@@ -153,7 +157,7 @@ def test_the_minimal_config_is_shipped_as_written() -> None:
 
 
 def test_the_game_section_is_game_config_itself() -> None:
-    """Issue 9, section 2: one source of truth for the game's keys, defaults and rules."""
+    """One source of truth for the game's keys, defaults and rules."""
     fields = {f.name: f.default for f in dataclasses.fields(GameConfig)}
     section = GameSection.model_fields
     assert list(section) == list(fields)

@@ -403,7 +403,7 @@ def _rewrite(src: Path, dst: Path, version: int = strategy.VERSION, **changes: o
     ("game", "solved for another game (\"Leduc hold'em\", not heads-up limit"),
     ("abstraction", "solved in another card abstraction"),
     ("version", "version 2; this reader reads version 1"),
-    ("oversized", "more than the 20971520 this file may have"),
+    ("oversized", "more than the 20971520 it may have"),
     ("shape", "probabilities are uint8 (5, 2), expected uint8"),
 ])
 def test_bad_strategy_files_fail_with_one_line_naming_the_file(

@@ -17,8 +17,8 @@ from agent.evaluation import (
 )
 from agent.modeller import ChainAnswer, EndingStats
 from agent.params import load_agent_params
-from agent.selector import SelectorParams, choose, selection_weights
-from simulator import LegalActions
+from agent.selector import SelectorParams, choose, probabilities, selection_weights
+from simulator import Action, LegalActions
 
 PARAMS = load_agent_params().evaluation
 NEVER = OpponentTendency(fold=0.0, call=1.0, raise_=0.0)
@@ -122,7 +122,7 @@ def test_chain_parameters_blend_counts_with_the_heuristic() -> None:
     answer = ChainAnswer(matched=40, level=1, showdown=_ending(10, 24.0, 10.0),
                          they_fold=_ending(30, 16.0, 6.0), we_fold=_ending(0, 0.0, 0.0),
                          mean_shown_strength=None, shown=0)
-    e = chain_params(answer, guess, bet, contributed=6, p_win=0.5, our_value=0.5,
+    e = chain_params(answer, guess, bet, contributed=6, our_value=0.5,
                      params=PARAMS)
     k = PARAMS.chain_prior
     assert e.p_vf == pytest.approx((30 + k * guess.p_vf) / (40 + k))
@@ -142,7 +142,7 @@ def test_shown_strength_moves_the_win_probability() -> None:
         answer = ChainAnswer(matched=50, level=0, showdown=_ending(50, 24.0, 10.0),
                              they_fold=_ending(0, 0, 0), we_fold=_ending(0, 0, 0),
                              mean_shown_strength=shown_strength, shown=50)
-        e = chain_params(answer, guess, call, contributed=6, p_win=0.5, our_value=0.7,
+        e = chain_params(answer, guess, call, contributed=6, our_value=0.7,
                          params=PARAMS)
         return e.p_w / e.p_sd
 
@@ -166,12 +166,22 @@ def test_no_limit_candidates_are_legal_and_distinct() -> None:
     assert cands[0].kind == "check"  # no fold when checking is free
 
 
+CHECK = Candidate(Action.call(), "check", 0)
+CALL = Candidate(Action.call(), "call", 2)
+BET = Candidate(Action.raise_to(4), "bet", 4)
+
+
 def test_the_selector_never_folds_when_checking_is_free() -> None:
     rng = np.random.default_rng(0)
     params = load_agent_params().selector
     for _ in range(50):
-        assert choose([-1.0, -2.0], [False, True], free_check=0, scale=2.0, params=params,
-                      rng=rng, continuing=False) == 0
+        assert choose([BET, CHECK], [-2.0, -1.0], scale=2.0, params=params,
+                      rng=rng, continuing=False) == 1
+    rows = probabilities([BET, CHECK], np.array([[-2.0, 1.0], [-1.0, -1.0]]), 2.0, params,
+                         False)
+    assert rows.tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    assert probabilities([CALL, Candidate.fold()], np.array([[-1.0], [0.0]]), 2.0, params,
+                         False).tolist() == [[0.0, 1.0]]  # facing a bet: fold
 
 
 def test_the_selector_prefers_larger_e_and_continued_aggression_bets_more() -> None:
@@ -181,9 +191,10 @@ def test_the_selector_prefers_larger_e_and_continued_aggression_bets_more() -> N
     w = selection_weights([1.0, 2.0], [False, False], 1.0, params, continuing=False)
     assert w[1] / w[0] == pytest.approx(np.e)
     rng = np.random.default_rng(7)
-    picks = [choose([0.5, 1.5], [False, True], None, 1.0, params, rng, False)
-             for _ in range(4000)]
+    picks = [choose([CALL, BET], [0.5, 1.5], 1.0, params, rng, False) for _ in range(4000)]
     assert abs(np.mean(picks) - np.e / (1 + np.e)) < 0.03
+    row = probabilities([CALL, BET], np.array([[0.5], [1.5]]), 1.0, params, False)[0]
+    assert row[1] == pytest.approx(np.e / (1 + np.e))
 
 
 def test_checking_behind_ends_the_round() -> None:
@@ -229,3 +240,24 @@ def test_the_share_won_by_improving_is_never_given_up() -> None:
     # half the equity is never given up: 0.4 * (P(sd) * 0.5 + 1 * 0.5)
     assert drawing.p_w == pytest.approx(0.4 * (made.p_sd * 0.5 + 0.5))
     assert drawing.value > made.value
+
+
+def test_arrays_over_holdings_give_each_holding_its_own_numbers() -> None:
+    rng = np.random.default_rng(7)
+    spot = Spot(pot=30, to_call=10, our_bet=0, stack=200, street=1, is_limit=False,
+                bet_unit=2, future_unit=2, opponent_calls=(10, 4), opponent_stacks=(180, 90),
+                yet_to_act=(False, True))
+    p_win, p_called, p_rr, draw = rng.random((4, 6))
+    folds = rng.random((2, 6)) * 0.6
+    raises = rng.random((2, 6)) * 0.3
+    views = [OpponentTendency(folds[j], 1 - folds[j] - raises[j], raises[j]) for j in range(2)]
+    for cand in candidates(spot, LegalActions(True, 10, 20, 200), (0.5, 1.0)):
+        together = heuristic_params(spot, cand, p_win, p_called, views, PARAMS, p_rr, draw)
+        for i in range(6):
+            alone = heuristic_params(
+                spot, cand, float(p_win[i]), float(p_called[i]),
+                [OpponentTendency(float(folds[j, i]), float(1 - folds[j, i] - raises[j, i]),
+                                  float(raises[j, i])) for j in range(2)],
+                PARAMS, float(p_rr[i]), float(draw[i]))
+            assert together.at(i).value == pytest.approx(alone.value, rel=1e-12, abs=1e-12)
+            assert together.at(i).win == pytest.approx(alone.win, rel=1e-12, abs=1e-12)

@@ -1,4 +1,4 @@
-"""HS, PPOT, NPOT and EHS: DESIGN.md section 5's vectors, brute force with treys, invariants."""
+"""HS, PPOT, NPOT and EHS: Papp's worked vectors, brute force with treys, invariants."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def check_against_brute_force(hole: list[int], board: list[int], weights: np.nda
         assert d.hp is None and d.potentials() == (0.0, 0.0)
 
 
-# --- DESIGN.md section 5 test vectors --------------------------------------------------------
+# --- Papp's worked test vectors --------------------------------------------------------
 
 
 def test_vector_counts_on_the_flop() -> None:
@@ -323,7 +323,7 @@ def test_ehs_equals_exact_equity_of_a_range() -> None:
 
 
 def test_ehs_lookahead_one_from_flop_is_not_the_equity() -> None:
-    # DESIGN.md: the invariant does not hold for one card from the flop; guard the vectors.
+    # the invariant does not hold for one card from the flop; guard the vectors.
     one = effective_hand_strength(*SPOT, lookahead=1).ehs
     assert abs(one - 0.511399) > 0.01
 

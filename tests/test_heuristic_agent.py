@@ -175,10 +175,7 @@ def test_no_limit_agent_never_offers_an_illegal_size(seed: int, seats: int,
 
 def test_a_parameter_file_with_a_bad_key_or_value_is_refused(tmp_path: Path) -> None:
     bad_key = tmp_path / "bad_key.yaml"
-    data = yaml.safe_load((Path(__file__).parents[1] / "configs/agents/default.yaml")
-                          .read_text())
-    data["selector"]["temprature"] = 0.3
-    bad_key.write_text(yaml.safe_dump(data))
+    bad_key.write_text(yaml.safe_dump({"selector": {"temprature": 0.3}}))
     with pytest.raises(AgentParamsError, match="selector.temprature: unknown key"):
         HeuristicAgent(config=str(bad_key))
     with pytest.raises(AgentParamsError, match="evaluation.chain_threshold"):
@@ -204,7 +201,8 @@ def test_the_model_is_saved_per_block_and_permutation_and_can_be_loaded(
     files = sorted(p.name for p in (out / "bots" / "hero").iterdir())
     assert files == sorted(model_path(Path("."), b, p).name for b in (0, 1) for p in (0, 1))
     again = HeuristicAgent(model_file=str(out / "bots" / "hero" / files[0]))
-    again.start(BotContext(0, ("hero", "villain"), LIMIT))  # reads it without complaint
+    game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)  # the run's
+    again.start(BotContext(0, ("hero", "villain"), game))  # reads it without complaint
 
 
 def test_traces_explain_a_hand(tmp_path: Path) -> None:
@@ -212,7 +210,7 @@ def test_traces_explain_a_hand(tmp_path: Path) -> None:
     traces = list((out / "bots" / "hero").glob("trace-b0-p0.jsonl"))
     assert traces
     records = [json.loads(line) for line in traces[0].read_text().splitlines()]
-    decided = [r for r in records if "candidates" in r]
+    decided = [r for r in records if r["kind"] == "decision" and r["candidates"]]
     assert decided and all(r["chosen"] in [c["action"] for c in r["candidates"]]
                            for r in decided)
     hand = decided[0]["hand"]
@@ -222,13 +220,11 @@ def test_traces_explain_a_hand(tmp_path: Path) -> None:
 
 
 def test_the_shipped_modeller_section_is_the_modellers_own_default() -> None:
-    import dataclasses
-
     from agent.modeller import ModellerParams
     from agent.params import load_agent_params
 
     shipped = load_agent_params().modeller_params()
-    assert dataclasses.asdict(shipped) == dataclasses.asdict(ModellerParams())
+    assert shipped == ModellerParams()
 
 
 HEADS_UP = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=2000)
@@ -273,8 +269,7 @@ def test_an_edited_parameter_file_is_noticed_on_resume(tmp_path: Path) -> None:
     from simulator.arena.results import ResultsError
 
     mine = tmp_path / "mine.yaml"
-    mine.write_text((Path(__file__).resolve().parents[1] / "configs" / "agents"
-                     / "default.yaml").read_text())
+    mine.write_text("selector: {temperature: 0.15}\n")
     out = _tiny_run(tmp_path, config=str(mine))
     meta = json.loads((out / "run.json").read_text())
     assert meta["result_config"]["bot_identities"]["hero"]["selector"]["temperature"] == 0.15
@@ -309,7 +304,9 @@ class Asker(HeuristicAgent):
     def act(self, observation: Observation) -> Action:
         if observation.street is not Street.PREFLOP and observation.legal.call_amount:
             opponent = observation.live_opponents[0]
-            self.expected.append(self._tendency(observation, opponent, True, 1.0).fold)
+            m = self.modeller
+            context = m.context(opponent, after_our_raise=True)
+            self.expected.append(m.frequencies(opponent, observation.street, context)[0])
         return super().act(observation)
 
 

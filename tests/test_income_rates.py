@@ -23,7 +23,7 @@ from simulator.core.cards import HOLDINGS, format_card, holding_cards, parse_car
 from simulator.core.errors import CardError, HoldemError
 from simulator.core.hand_ranks import evaluate
 
-# --- Papp's anchors (DESIGN.md section 9): his simulated values, so within 5 (IR2), 10 (IR7) --
+# --- Papp's anchors: his simulated values, so within 5 (IR2), 10 (IR7) --
 
 
 @pytest.mark.parametrize(("hand", "players", "papp", "tolerance"), [

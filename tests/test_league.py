@@ -29,8 +29,8 @@ def _rows(out: Path) -> list[dict[str, str]]:
 def test_every_pair_plays_and_the_crosstable_is_antisymmetric(tmp_path: Path) -> None:
     cells = run_league(_config(tmp_path), quiet=True)
     out = tmp_path / "league"
-    assert sorted(p.name for p in (out / "pairs").iterdir()) == [
-        "station-vs-raiser", "wild-vs-raiser", "wild-vs-station"]
+    assert sorted(str(p.relative_to(out / "pairs")) for p in (out / "pairs").glob("*/*")) == [
+        "station/vs-raiser", "wild/vs-raiser", "wild/vs-station"]
     assert len(cells) == 6
     by = {(c.row, c.column): c for c in cells}
     for (a, b), cell in by.items():
@@ -81,3 +81,93 @@ def test_a_bots_mean_uses_t_at_the_welch_satterthwaite_degrees_of_freedom() -> N
     half = float(stdtrit(2, 0.975)) * math.sqrt(0.02) / 2
     assert mean.ci95 == pytest.approx((1.5 - half, 1.5 + half))
     assert half > 1.96 * math.sqrt(0.02) / 2 * 2  # t(2) = 4.30, over twice the normal's
+
+
+def test_memoryless_pairs_play_short_blocks_and_cells_use_aivat(tmp_path: Path) -> None:
+    """With short_block_size, a pair of bots that do not learn plays its deals in short
+    blocks, a pair with a learner (learns: true) in block_size; cells are AIVAT figures,
+    'aivat' where both bots state a policy, 'aivat-chance' where one does not ('mute')."""
+    from simulator.arena.league import pair_configs
+
+    data = {"game": {"variant": "limit", "blinds": [1, 2], "small_bet": 2},
+            "bots": [{"name": "wild", "bot": "random"}, {"name": "station", "bot": "call"},
+                     {"name": "mute", "bot": "tests.policy_bots:NoPolicyBot",
+                      "learns": True}],
+            "hands": 20, "block_size": 10, "short_block_size": 5, "seed": 5,
+            "duplicate": True, "output": {"dir": str(tmp_path / "league"), "plots": False}}
+    sizes = {tuple(c.names): c.block_size for c in pair_configs(data, "league")}
+    assert sizes[("wild", "station")] == 5 and sizes[("wild", "mute")] == 10
+    path = tmp_path / "league.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    cells = {(c.row, c.column): c for c in run_league(path, quiet=True)}
+    assert cells[("wild", "station")].estimator == "aivat"
+    assert cells[("wild", "station")].df == 3  # 4 blocks of 5 deals
+    assert cells[("wild", "mute")].df == 1
+    assert cells[("mute", "wild")].estimator == "aivat-chance"
+    rows = _rows(tmp_path / "league")
+    assert {r["estimator"] for r in rows} == {"aivat", "aivat-chance", "mean"}
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ({"short_block_size": 0}, "short_block_size: expected a positive number"),
+    ({"bots": [{"name": "a", "bot": "call", "learns": "yes"}, {"name": "b", "bot": "call"}]},
+     "learns: expected true or false"),
+])
+def test_bad_block_structure_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        extra: dict, message: str) -> None:
+    assert main([str(_config(tmp_path, **extra)), "--quiet"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def _league_blocks() -> tuple[int, int]:
+    """Blocks per pair in the default league: with a learner, and without."""
+    data = yaml.safe_load((Path(__file__).resolve().parents[1] / "configs" / "league.yaml")
+                          .read_text(encoding="utf-8"))
+    hands = data["hands"]
+    return (-(-hands // data["block_size"]),
+            -(-hands // data.get("short_block_size", data["block_size"])))
+
+
+def _league_coverage(reps: int, deals: int) -> dict[int, float]:
+    """Coverage of 0 by the AIVAT interval of twins (two copies of one random bot, duplicate,
+    both with policies), at each of the default league's block counts (short blocks of
+    ``deals`` deals: the count of blocks, not their length, sets the interval's degrees of
+    freedom)."""
+    from simulator.arena.config import parse_config
+    from simulator.arena.summary import summarise
+    from simulator.arena.tournament import play_block
+
+    out = {}
+    for blocks in sorted(set(_league_blocks())):
+        covered = 0
+        for seed in range(reps):
+            config = parse_config({
+                "game": {"variant": "limit", "blinds": [1, 2], "small_bet": 2, "stack": 2000},
+                "seats": [{"name": n, "bot": "random",
+                           "params": {"fold": 0.15, "call": 0.5, "raise": 0.35}} for n in "ab"],
+                "hands": deals * blocks, "block_size": deals, "seed": 7000 + seed,
+                "duplicate": True, "luck_samples": 40, "output": {"dir": "unused"}})
+            lines = []
+            for b in range(blocks):
+                record = play_block(config, b).record
+                assert record is not None
+                lines.append(record.totals(config.names, 2))
+            aivat = summarise(lines, config.names, unit="small_bets", unit_chips=2,
+                              big_blind=2).player("a").aivat
+            assert aivat is not None and aivat.stat.ci95 is not None
+            covered += aivat.stat.ci95[0] <= 0 <= aivat.stat.ci95[1]
+        out[blocks] = covered / reps
+    return out
+
+
+def test_league_intervals_cover_at_the_leagues_block_structure() -> None:
+    """A small sample in CI (12 twin leagues per block count: it catches an interval that is
+    far too narrow); the slow test plays 300."""
+    for blocks, coverage in _league_coverage(12, 4).items():
+        assert 0.75 <= coverage <= 1.0, (blocks, coverage)
+
+
+@pytest.mark.slow
+def test_league_intervals_cover_at_the_leagues_block_structure_thoroughly() -> None:
+    for blocks, coverage in _league_coverage(300, 10).items():
+        assert 0.92 <= coverage <= 0.98, (blocks, coverage)

@@ -19,9 +19,7 @@ from agent.modeller import (
     ModellerError,
     ModellerParams,
     OpponentModeller,
-    storage,
 )
-from agent.modeller.tracker import RAISED_BACK
 from agent.strength.ehs import hand_strength
 from simulator import (
     Action,
@@ -230,26 +228,16 @@ def header_change(**fields):
     return change
 
 
-def test_a_version_1_file_loads_with_no_raised_back_counts(tmp_path: Path) -> None:
-    m = played(hands=40)
-    counts = {name: f.counts.copy() for name, f in m.action_counts.items()}
-    assert any(c[:, RAISED_BACK].sum() for c in counts.values())  # raised back was seen
-    new = tmp_path / "v2.npz"
-    m.save(new)
-    with np.load(new) as archive:
-        arrays = {name: archive[name] for name in archive.files}
-    header = json.loads(arrays.pop("header").tobytes().decode())
-    arrays["frequencies"] = arrays["frequencies"][:, :, :RAISED_BACK].copy()
-    header |= {"version": 1, "checksum": storage._checksum(arrays)}
-    arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
-    old = tmp_path / "v1.npz"
-    with open(old, "wb") as f:
+def test_files_of_earlier_versions_are_refused_saying_why(tmp_path: Path) -> None:
+    """Versions 1 and 2 recorded no game (and left the header out of the checksum)."""
+    arrays = {"header": np.frombuffer(json.dumps({
+        "format": "holdem-opponent-model", "version": 2, "size_edges": [0.4, 0.8, 1.5],
+        "stores": [], "frequencies": [], "checksum": 0}).encode(), dtype=np.uint8)}
+    with open(tmp_path / "v2.npz", "wb") as f:
         np.savez(f, **arrays)
-    loaded = OpponentModeller.load(old)
-    for name, c in counts.items():
-        got = loaded.action_counts[name].counts
-        assert np.array_equal(got[:, :RAISED_BACK], c[:, :RAISED_BACK])
-        assert not got[:, RAISED_BACK].any()
+    with pytest.raises(ModelFileError, match="version 2; this reader reads version 3 "
+                                             r"\(versions 1 and 2 recorded no game"):
+        OpponentModeller.load(tmp_path / "v2.npz")
 
 
 def test_bad_files_give_clear_errors(tmp_path: Path) -> None:
@@ -269,21 +257,21 @@ def test_bad_files_give_clear_errors(tmp_path: Path) -> None:
     flipped = bytearray(raw)
     flipped[len(raw) // 3] ^= 0xFF
     case("flipped.npz", bytes(flipped), "corrupt")
-    rewrite(good, tmp_path / "version.npz", header_change(version=3))
-    cases["version.npz"] = "version 3; this reader reads versions 1, 2"
+    rewrite(good, tmp_path / "version.npz", header_change(version=99))
+    cases["version.npz"] = "version 99; this reader reads version 3"
     rewrite(good, tmp_path / "format.npz", header_change(format="something else"))
     cases["format.npz"] = "not an opponent model"
     rewrite(good, tmp_path / "noheader.npz", lambda n, d: None if n == "header.npy" else d)
     cases["noheader.npz"] = "no header"
     rewrite(good, tmp_path / "missing.npz",
             lambda n, d: None if n == "generic.ints.npy" else d)
-    cases["missing.npz"] = "checksum"
+    cases["missing.npz"] = "generic.ints: expected"
     np.save(tmp_path / "bare.npy", np.arange(3))
-    cases["bare.npy"] = "bare array"
+    cases["bare.npy"] = "not a readable archive"
     for name, match in cases.items():
         with pytest.raises(ModelFileError, match=match):
             OpponentModeller.load(tmp_path / name)
-    with pytest.raises(ModelFileError, match="no such model file"):
+    with pytest.raises(ModelFileError, match="no such file"):
         OpponentModeller.load(tmp_path / "nowhere.npz")
     with pytest.raises(ModelFileError, match="size edges"):
         OpponentModeller.load(good, ModellerParams(size_edges=(0.5, 1.0)))
@@ -329,7 +317,7 @@ def test_questions_outside_a_hand_or_about_non_opponents_are_refused() -> None:
 def checker(errors: list[str]):
     def probe(bot: ModelBot, obs: Observation) -> None:
         m = bot.model
-        dead = clashing_holdings(obs.hole_cards + obs.board)
+        dead = clashing_holdings(obs.board)  # our own cards rule nothing out
         for s in range(obs.num_seats):
             if s == obs.seat or not obs.active[s]:
                 continue
@@ -368,7 +356,7 @@ def test_every_call_at_every_table_size(game: GameConfig, seats: int) -> None:
 
 
 @pytest.mark.parametrize(("data", "match"), [
-    ({"min_match": 3}, "unknown modeller parameter"), ({"min_matches": 0}, "min_matches"),
+    ({"min_match": 3}, "min_match: unknown key"), ({"min_matches": 0}, "min_matches"),
     ({"size_edges": []}, "size_edges"), ({"size_edges": [1, 2, 3, 4, 5, 6, 7]}, "size_edges"),
     ({"prune_to": 1.0}, "prune_to"), ({"reweighting": "loki3"}, "reweighting"),
     ({"sigma_postflop": 0}, "sigma_postflop"), ({"weight_floor": 0}, "weight_floor"),
@@ -381,3 +369,32 @@ def test_every_call_at_every_table_size(game: GameConfig, seats: int) -> None:
 def test_bad_parameters_are_refused_with_the_key_named(data: dict, match: str) -> None:
     with pytest.raises(ModellerError, match=match):
         ModellerParams.from_dict(data)
+
+
+def test_a_hypothetical_action_changes_nothing_real() -> None:
+    from simulator import ActionKind, ActionRecord, ActionTaken, BoardDealt
+
+    m = OpponentModeller(mode="full", preflop_values=preflop_values())
+    m.start(BotContext(seat=0, names=("me", "v"), game=LIMIT))
+    m.observe(HandStarted(0, button=0, names=("me", "v"), stacks=(200, 200),
+                          dealt_in=(True, True)))
+    calls = [ActionRecord(0, Street.PREFLOP, ActionKind.CALL, None, 1),
+             ActionRecord(1, Street.PREFLOP, ActionKind.CALL, None, 0)]
+    for r in calls:
+        m.observe(ActionTaken(r))
+    board = (10, 20, 30)
+    m.observe(BoardDealt(Street.FLOP, board, board))
+    before = (m.weights(1).copy(), m.action_counts["v"].counts.copy(), m.hand())
+    raise_ = ActionRecord(1, Street.FLOP, ActionKind.RAISE, 2, 2)
+    what_if = m.hand_at([*calls, raise_], board)
+    assert not np.array_equal(what_if.weights[1].weights, before[0])  # re-weighted
+    assert what_if.betting.current.bets_to_call(0) == 1
+    assert np.array_equal(m.weights(1), before[0]) and m.hand() is before[2]
+    assert np.array_equal(m.action_counts["v"].counts, before[1])  # nothing learned
+    # the same action, really taken, gives the same picture (and is learned)
+    m.observe(ActionTaken(raise_))
+    assert np.array_equal(m.weights(1), what_if.weights[1].weights)
+    assert m.action_counts["v"].counts.sum() == before[1].sum() + 1
+    # a history that leaves the real one early is stepped through from where they part
+    fold = ActionRecord(0, Street.PREFLOP, ActionKind.FOLD, None, 0)
+    assert m.hand_at([fold], ()).folded(0) and not m.hand().folded(0)

@@ -1,4 +1,5 @@
-"""The hand tracker against the engine: chips, bets to call and sizes, from events alone."""
+"""The betting view built from events against the engine: chips, bets to call and sizes,
+from events alone; and the modeller's size codes and contexts read from it."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from agent.modeller.tracker import HandTracker, size_code
+from agent.modeller.tracker import seen, size_code
 from simulator import (
     Action,
     ActionKind,
@@ -21,12 +22,14 @@ from simulator import (
     HandStarted,
     Observation,
 )
+from simulator.core.betting import Betting
 from simulator.core.state import HandState
 from simulator.play.match import play_match
 
 
 class Probe(BaseBot):
-    """Follows the hand with a tracker and checks it against every observation it gets."""
+    """Follows the hand with a betting view built from events and checks it against every
+    observation it gets."""
 
     def __init__(self, seed: int, edges: tuple[float, ...] = (0.4, 0.8, 1.5)) -> None:
         self.rng = np.random.default_rng(seed)
@@ -36,38 +39,37 @@ class Probe(BaseBot):
         self.sizes: list[tuple[float, bool, int]] = []
 
     def start(self, context: BotContext) -> None:
-        self.tracker = HandTracker(context.game, self.edges)
         self.game = context.game
 
     def observe(self, event: Event) -> None:
-        t = self.tracker
         if isinstance(event, HandStarted):
-            t.start(event)
+            self.betting = Betting.start(self.game, event.button, event.stacks, event.dealt_in)
+            self.board: tuple[int, ...] = ()
         elif isinstance(event, ActionTaken):
             r = event.record
+            b = self.betting
             if r.kind is ActionKind.RAISE and not self.game.is_limit:
-                top = max(t.bets)
-                frac = (r.amount - top) / (t.pot + top - t.bets[r.seat])
-                self.sizes.append((frac, r.all_in, t.apply(r).size))
-            else:
-                t.apply(r)
+                top = b.current.top
+                frac = (r.amount - top) / (b.pot + top - b.current.bets[r.seat])
+                self.sizes.append((frac, r.all_in, seen(b, r, self.edges).size))
+            self.betting = b.apply(r)
         elif isinstance(event, BoardDealt):
-            t.deal(event)
+            self.betting = self.betting.deal(event.street)
+            self.board = tuple(event.board)
         elif isinstance(event, HandEnded):
-            t.close_round()
-            self.finals[event.hand_number] = tuple(t.contributions)
+            self.finals[event.hand_number] = self.betting.settled().contributions
 
     def act(self, obs: Observation) -> Action:
-        t = self.tracker
-        assert t.bets == list(obs.bets)
-        assert t.contributions == list(obs.contributions)
-        assert t.stacks == list(obs.stacks)
+        t = self.betting
+        assert t.current.bets == obs.bets
+        assert t.contributions == obs.contributions
+        assert t.stacks == obs.stacks
         assert t.pot == obs.pot
-        assert tuple(t.active) == obs.active
-        assert t.street == obs.street and t.board == obs.board
+        assert t.active == obs.active
+        assert t.street == obs.street and self.board == obs.board
         if obs.game.is_limit and obs.stacks[obs.seat] > obs.to_call:
             bet = obs.game.bet_size(obs.street)
-            assert t.bets_to_call(obs.seat) == math.ceil(obs.to_call / bet)
+            assert t.current.bets_to_call(obs.seat) == math.ceil(obs.to_call / bet)
         self.checked += 1
         legal = obs.legal
         roll = self.rng.random()
@@ -137,8 +139,6 @@ def test_size_code_edges() -> None:
 
 def test_big_blind_counts_as_a_bet_preflop() -> None:
     game = GameConfig(variant="nolimit", blinds=(1, 2), stack=100)
-    t = HandTracker(game, (0.5,))
-    t.start(HandStarted(0, button=3, names=tuple("abcd"), stacks=(100,) * 4,
-                        dealt_in=(True,) * 4))
+    t = Betting.start(game, button=3, stacks=(100,) * 4)
     # seats: 0 small blind, 1 big blind, 2 first to act, 3 button
-    assert [t.bets_to_call(s) for s in range(4)] == [1, 0, 1, 1]
+    assert [t.current.bets_to_call(s) for s in range(4)] == [1, 0, 1, 1]

@@ -1,11 +1,13 @@
 """``holdem play``: a person at a terminal, driven here through its input and output."""
 
 import io
+import re
 
 import pytest
 
-from agent.play_cli import main
-from simulator import HoldemError
+from agent.play_cli import TerminalPlayer, main
+from simulator import HandEnded, HandStarted, HoldemError
+from simulator.cli import main as holdem
 
 
 def play(moves: str, *args: str) -> str:
@@ -28,12 +30,13 @@ def test_bad_input_is_asked_again_never_a_traceback() -> None:
     assert "not a legal action: 'hello'" in text
     assert "not a legal action: 'r 99999'" in text
     assert "not a legal action: 'r'" in text  # no-limit needs an amount
-    assert "you played 1 hand(s)" in text  # q stops after the hand it was typed in
+    assert "not a legal action: 'f'" in text  # checking is free
+    assert "you played 0 hand(s)" in text  # q ended the session in the hand it was typed in
 
 
 def test_end_of_input_ends_the_session_cleanly() -> None:
     text = play("", "--opponent", "raise", "--opponent", "call", "--hands", "5", "--seed", "2")
-    assert "you played 1 hand(s)" in text
+    assert text.endswith("you played 0 hand(s): +0 chips (+0.00 big blinds a hand)\n")
 
 
 def test_limit_raise_needs_no_amount_and_the_table_can_be_full() -> None:
@@ -48,3 +51,77 @@ def test_limit_raise_needs_no_amount_and_the_table_can_be_full() -> None:
 def test_bad_arguments_are_holdem_errors(args: list[str]) -> None:
     with pytest.raises(HoldemError):
         main(args, stdin=io.StringIO(""), stdout=io.StringIO())
+
+
+def test_q_ends_the_session_at_once() -> None:
+    text = play("q\n", "--opponent", "call", "--hands", "5", "--seed", "3")
+    after = text[text.index("/q]: q"):]
+    assert "you played 0 hand(s)" in after
+    assert "-- flop" not in after and "result:" not in after and "call1 " not in after
+
+
+def test_the_showdown_names_each_hand_and_the_winner() -> None:
+    text = play("c\n" * 20, "--opponent", "call", "--hands", "3", "--seed", "3")
+    shown = re.findall(r"(?:you show|call1 shows) \S\S \S\S: ([A-Za-z ]+)", text)
+    assert len(shown) >= 2 and all(shown)
+    assert re.search(r"\n  (you win|call1 wins|split pot: you and call1) with [A-Z]", text)
+
+
+def test_a_split_pot_names_both_players() -> None:
+    out = io.StringIO()
+    person = TerminalPlayer(lambda: None, out)
+    person.observe(HandStarted(0, 1, ("me", "bob"), (200, 200), (True, True)))
+    person.ranks = {0: 1600, 1: 1600}  # the same straight
+    person.observe(HandEnded(0, (0, 0), (200, 200)))
+    assert "  split pot: you and bob with Straight\n" in out.getvalue()
+    person.ranks = {0: 1600, 1: 3000}
+    person.observe(HandEnded(1, (-2, 2), (198, 202)))
+    assert "  bob wins with Straight\n" not in out.getvalue()  # bob's hand was worse
+    assert "  bob wins\n" in out.getvalue() or "  bob wins with" in out.getvalue()
+
+
+def test_fold_is_offered_only_when_it_is_legal() -> None:
+    text = play("c\n" * 20, "--opponent", "raise", "--hands", "2", "--seed", "5")
+    prompts = re.findall(r"your move \(([^)]*)\) \[([^\]]*)\]", text)
+    assert prompts
+    for legal, keys in prompts:
+        assert ("f" in keys.split("/")) == legal.startswith("fold"), (legal, keys)
+    assert any(not k.startswith("f") for _, k in prompts)  # a free check somewhere
+
+
+def test_the_button_is_yours_and_a_plugin_opponent_has_a_tidy_name() -> None:
+    text = play("c\n" * 40, "--opponent", "simulator.play.baseline:CallBot", "--hands", "2",
+                "--seed", "3")
+    assert "you have the button" in text and "you has" not in text
+    assert "callbot1 has the button" in text and "simulator.play" not in text
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_prompt_waits_on_its_own_line() -> None:
+    out = io.StringIO()
+    assert main(["--opponent", "call", "--hands", "1", "--seed", "3"],
+                stdin=_Terminal("c\nq\n"), stdout=out) == 0
+    text = out.getvalue()
+    assert text[:text.index("your move")].endswith("\n")  # a line of its own
+    assert "[c/r/q]:   you check" in text  # the answer was typed after it: no line between
+
+
+@pytest.mark.parametrize("typo", ["r x", "r \u00b2", "r " + "9" * 5000, "raise -4"])
+def test_a_typo_asks_again(typo: str) -> None:
+    text = play(f"{typo}\nq\n", "--opponent", "call", "--variant", "nolimit", "--hands", "1",
+                "--seed", "1")
+    assert f"not a legal action: {typo[:40]!r}" in text
+    assert text.count("your move (") == 2
+
+
+def test_a_negative_seed_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert holdem(["play", "--seed", "-1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "holdem play: --seed: expected 0 or more, got -1"
+    assert holdem(["play", "--hands", "0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("holdem play:") == 1 and "\n" not in err

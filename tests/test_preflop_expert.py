@@ -77,7 +77,7 @@ def card_string(name: str) -> str:
     return format_cards(holding_cards(int(class_holdings(name)[0])))
 
 
-# --- the worked example (DESIGN.md section 9; Papp 1998 section 6.1) ------------------------
+# --- the worked example (Papp 1998 section 6.1) ------------------------
 
 
 def test_worked_example() -> None:

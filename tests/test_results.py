@@ -61,7 +61,7 @@ def test_existing_results_are_refused_without_resume_or_force(tmp_path: Path) ->
     meta = {"result_config": {"x": 1}}
     RunStore.create(tmp_path, meta, ("a", "b"), resume=False, force=False).close()
     (tmp_path / "mine.txt").write_text("keep me")
-    with pytest.raises(ResultsError, match="already holds results.*--resume.*--force"):
+    with pytest.raises(ResultsError, match="already holds results.*resume=True.*force=True"):
         RunStore.create(tmp_path, meta, ("a", "b"), resume=False, force=False)
     with pytest.raises(ResultsError, match=r"config differs.*x: was 1, now 2"):
         RunStore.create(tmp_path, {"result_config": {"x": 2}}, ("a", "b"), resume=True,

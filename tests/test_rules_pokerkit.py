@@ -3,7 +3,7 @@
 The helpers are shared with the PHH tests.
 
 pokerkit (the rules oracle) is built with caps 3, 4, 4, 4 raises in limit so that it matches
-our cap of 4 bets a round with the big blind counted pre-flop (DESIGN.md section 3).
+our cap of 4 bets a round with the big blind counted pre-flop.
 """
 
 from __future__ import annotations

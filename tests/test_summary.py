@@ -132,17 +132,20 @@ def test_the_table_says_when_the_adjustment_did_not_narrow_the_interval() -> Non
     # luck unrelated to the results: the spent degree of freedom widens the interval
     unrelated = summarise(_lines(5, seed=3, luck_share=0.0), NAMES, unit="big_blinds",
                           unit_chips=2, big_blind=2, run=_run_info())
-    text = format_table(unrelated)
+    text = " ".join(format_table(unrelated).split())  # notes wrap at 80 columns
     assert unrelated.player("a").luck_adjusted.narrowed is False
     assert "note: the luck adjustment did not narrow a's interval (variance +" in text
-    assert "read the raw one" in text and "bb/h (95% CI)" in text
+    assert "read the raw one" in text and "bb/h [95% CI]" in text
     # with luck not measured the adjusted column repeats the raw one: nothing to say
     assert "note" not in format_table(summarise(
         _lines(5, seed=3, luck_share=0.0), NAMES, unit="big_blinds", unit_chips=2,
         big_blind=2, run=_run_info(luck=False)))
     two = format_table(summarise(_lines(2), NAMES, unit="small_bets", unit_chips=2,
                                  big_blind=2, run=_run_info()))
-    assert "needs 3 blocks to fit its coefficient; with 2 it repeats the raw figures" in two
+    assert ("needs 3 blocks to fit its coefficient; with 2 it repeats the raw figures"
+            in " ".join(two.split()))
     one = format_table(summarise(_lines(1), NAMES, unit="small_bets", unit_chips=2,
                                  big_blind=2, run=_run_info()))
-    assert "(no CI: too few blocks)" in one and "note" in one
+    assert "(no CI)" in one and "an interval needs 2 blocks" in one
+    for table in (format_table(unrelated), two, one):
+        assert max(map(len, table.splitlines())) <= 80, table

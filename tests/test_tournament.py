@@ -19,6 +19,7 @@ from simulator.arena.tournament import (
 )
 from simulator.core.actions import Action
 from simulator.core.seeds import deck_stream
+from simulator.interop import phh
 from simulator.play.baseline import CallBot, RaiseBot, RandomBot
 from simulator.play.match import play_match
 from simulator.play.protocol import BaseBot
@@ -225,7 +226,6 @@ def test_local_and_ray_backends_write_identical_summaries(tmp_path: Path) -> Non
 
 
 def test_hand_histories_hold_every_hand_and_survive_resume(tmp_path: Path) -> None:
-    phh = pytest.importorskip("simulator.interop.phh")
     data = _config(tmp_path, duplicate=True, hands=80, block_size=40,
                    output={"dir": str(tmp_path / "out"), "plots": False,
                            "hand_histories": True})
@@ -244,7 +244,7 @@ def test_hand_histories_hold_every_hand_and_survive_resume(tmp_path: Path) -> No
 
 
 def test_no_two_random_streams_of_a_run_start_from_the_same_state(tmp_path: Path) -> None:
-    """Issue 9, section 5: once the deck of hand 0 was the stream of player 0's bot."""
+    """A regression: once the deck of hand 0 was the stream of player 0's bot."""
     cfg = parse_config(_config(tmp_path, duplicate=True, hands=60, block_size=20))
     seeds = BlockSeeds(cfg.seed)
     first: dict[object, tuple] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agent.trust import EM_STEPS, RangeTrust, _em, mixed, shown_likelihoods
+from agent.trust import EM_STEPS, WINDOW, RangeTrust, _em, mixed, shown_likelihoods
 
 
 def numpy_em(pw: np.ndarray, pu: np.ndarray, prior: float, prior_weight: float) -> float:
@@ -41,3 +41,19 @@ def test_trust_follows_how_well_the_weights_predicted_the_shown_hands() -> None:
     assert good.alpha("x") > 0.9 and bad.alpha("x") < 0.3  # from the prior 0.7
     assert good.alpha("nobody") == 0.7
     assert mixed(weights, 0.0).sum() == pytest.approx(1.0)
+
+
+def test_the_fit_runs_over_the_last_window_of_showdowns() -> None:
+    rng = np.random.default_rng(5)
+    n = 2 * WINDOW
+    pw = rng.random(n) * 0.008
+    pw[:WINDOW] *= 0.02  # the early showdowns say the weights were wrong, the later ones right
+    pu = np.full(n, 1 / 1081)
+    trust = RangeTrust(0.7, 5.0)
+    for i in range(n):
+        trust.add("x", float(pw[i]), float(pu[i]))
+        if i + 1 == WINDOW:  # until the window is full: the fit over every showdown, exactly
+            assert trust.alpha("x") == numpy_em(pw[:WINDOW], pu[:WINDOW], 0.7, 5.0)
+    last = numpy_em(pw[-WINDOW:], pu[-WINDOW:], 0.7, 5.0)
+    assert trust.alpha("x") == pytest.approx(last, rel=1e-12)
+    assert trust.alpha("x") > 0.9 > numpy_em(pw, pu, 0.7, 5.0) + 0.1

@@ -48,11 +48,11 @@ from agent.equilibrium.errors import StrategyFileError
 from agent.strength.ranges import HOLDING_CLASS
 from simulator.core.archive import ArchiveError, Declared, Limits, read_archive, write_archive
 from simulator.core.cards import NUM_HOLDINGS
+from simulator.core.packaged import packaged_file
 
 FORMAT = "holdem-cfr-buckets"
 VERSION = 1
-DATA = Path(__file__).resolve().parent / "data"
-DEFAULT_PATH = DATA / "buckets.npz"
+DEFAULT_PATH = packaged_file("agent.equilibrium", "data", "buckets.npz")
 PREFLOP_CLASSES = 169
 FLOPS = 1755
 DEAD = -1

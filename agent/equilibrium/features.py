@@ -30,7 +30,7 @@ import itertools
 import numba
 import numpy as np
 
-from agent.strength.board_table import _rank_rows  # the shared 91-rank-pair ranking kernel
+from simulator.core.board_ranks import rank_rows  # the shared 91-rank-pair ranking kernel
 from simulator.core.cards import HOLDING_INDEX, HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.hand_ranks import WORST_RANK
 
@@ -133,7 +133,7 @@ def _squared_codes(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
         else:
             out[h] = 0
     for r in range(runouts.shape[0]):
-        _rank_rows(board, runouts[r:r + 1], hold_a, hold_b, ranks)
+        rank_rows(board, runouts[r:r + 1], hold_a, hold_b, ranks)
         _codes_of_row(ranks[0], hold_a, hold_b, codes, count, start, order)
         for h in range(n):
             c = codes[h]
@@ -214,7 +214,7 @@ def river_ranks(board: np.ndarray) -> np.ndarray:
     are better, as ``simulator.core.hand_ranks``)."""
     b = np.ascontiguousarray(board, dtype=np.int64)
     ranks = np.empty((1, NUM_HOLDINGS), dtype=np.int16)
-    _rank_rows(b, np.zeros((1, 0), dtype=np.int64), HOLD_A, HOLD_B, ranks)
+    rank_rows(b, np.zeros((1, 0), dtype=np.int64), HOLD_A, HOLD_B, ranks)
     return ranks[0]
 
 

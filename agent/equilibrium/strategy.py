@@ -30,10 +30,11 @@ from agent.equilibrium.errors import StrategyFileError
 from agent.equilibrium.solver import legal_rows
 from agent.equilibrium.tree import HEADS_UP_LIMIT, LimitRules, Tree, build_tree
 from simulator.core.archive import ArchiveError, Declared, Limits, read_archive, write_archive
+from simulator.core.packaged import packaged_file
 
 FORMAT = "holdem-cfr-strategy"
 VERSION = 1
-DEFAULT_PATH = Path(__file__).resolve().parent / "data" / "strategy.npz"
+DEFAULT_PATH = packaged_file("agent.equilibrium", "data", "strategy.npz")
 SCALE = 255
 LIMITS = Limits(file_bytes=20 << 20, array_bytes=24 << 20, members=8)
 

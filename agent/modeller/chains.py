@@ -369,9 +369,12 @@ class ChainStore:
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], max_nodes: int, prune_to: float,
-                    where: str) -> ChainStore:
-        """A store from saved fields, checked so that a damaged file is refused, not used."""
+                    where: str, shown_per_hand: int = 9, max_count: int = 2**53) -> ChainStore:
+        """A store from saved fields, checked so that a damaged file is refused, not used:
+        at most ``shown_per_hand`` hands are shown at a showdown (the other seats), and no
+        count exceeds ``max_count``."""
         _check_fields(arrays, where)
+        _check_counts(arrays, where, shown_per_hand, max_count)
         n = len(arrays["ints"])
         store = cls(max_nodes, prune_to, capacity=max(n, 1024))
         store.ints[:n] = arrays["ints"]
@@ -413,6 +416,31 @@ def _check_fields(arrays: dict[str, np.ndarray], where: str) -> None:
         raise bad("a token out of range")
     if (counts < 0).any() or (ints[:, SHOWN_N] < 0).any() or not np.isfinite(floats).all():
         raise bad("a negative count or a non-finite sum")
-    totals = counts.sum(axis=1)
-    if (totals[ROOTS:] > totals[parent[ROOTS:]]).any():
-        raise bad("a node holds more hands than its parent")
+    if (counts[ROOTS:] > counts[parent[ROOTS:]]).any():
+        raise bad("a node holds more hands of an ending than its parent")
+
+
+def _check_counts(arrays: dict[str, np.ndarray], where: str, shown_per_hand: int,
+                  max_count: int) -> None:
+    """What the counts and sums of a store that was built by ``add`` always satisfy."""
+    def bad(why: str) -> ModelFileError:
+        return ModelFileError(f"{where}: corrupt chain store: {why}")
+
+    ints, floats = arrays["ints"], arrays["floats"]
+    hands = int(arrays["hands"][0])
+    counts = ints[:, COUNT:COUNT + 3].astype(np.int64)
+    shown = ints[:, SHOWN_N].astype(np.int64)
+    if hands > max_count:
+        raise bad(f"{hands} hands, more than {max_count}")
+    if (counts[:ROOTS].sum(axis=1) != hands).any():
+        raise bad(f"its roots do not hold the {hands} hands it stored")
+    if (shown > shown_per_hand * counts[:, SHOWDOWN]).any():
+        raise bad(f"more shown hands than {shown_per_hand} a showdown")
+    parent = ints[ROOTS:, PARENT]
+    if (shown[ROOTS:] > shown[parent]).any():
+        raise bad("a node holds more shown hands than its parent")
+    pots, bets = floats[:, POT:POT + 3], floats[:, BETS:BETS + 3]
+    if (floats < 0).any() or ((counts == 0) & ((pots > 0) | (bets > 0))).any():
+        raise bad("a negative sum, or chips of an ending never seen")
+    if (floats[:, SHOWN] > shown * (1 + 1e-9) + 1e-9).any():  # a sum's rounding aside
+        raise bad("a shown strength above 1")

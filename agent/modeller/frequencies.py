@@ -7,8 +7,8 @@ facing the same bets cold (against our heads-up agent the ``exploiter`` folded 3
 bets but 20% of river raises of its bet, and pooled, the agent's raises were priced on folds
 that do not come). With n observations of a context the frequencies are
 ``(n * observed + (prior - n) * default) / prior`` below ``prior`` observations (20, Papp) and
-the observed ones from then on. The defaults are Papp's Table B.2 (DESIGN.md section 6) and,
-raised back, ``agent.modeller.params.RAISED_BACK``.
+the observed ones from then on. The defaults are Papp's Table B.2 and,
+raised back, ``agent.modeller.params.RAISED_BACK_FREQUENCIES``.
 
 >>> f = ActionFrequencies(prior=20)
 >>> f.get(1, 1)  # nothing seen: Table B.2, facing one bet
@@ -27,8 +27,7 @@ import math
 
 import numpy as np
 
-from agent.modeller.params import RAISED_BACK as RAISED_BACK_DEFAULTS
-from agent.modeller.params import TABLE_B2, Frequencies
+from agent.modeller.params import RAISED_BACK_FREQUENCIES, TABLE_B2, Frequencies
 from agent.modeller.tracker import RAISED_BACK
 from simulator import ActionKind
 
@@ -42,7 +41,7 @@ class ActionFrequencies:
     def __init__(self, prior: int = 20,
                  defaults: tuple[Frequencies, Frequencies, Frequencies] = TABLE_B2,
                  counts: np.ndarray | None = None,
-                 raised_back: Frequencies = RAISED_BACK_DEFAULTS) -> None:
+                 raised_back: Frequencies = RAISED_BACK_FREQUENCIES) -> None:
         self.prior = prior
         self.defaults = np.array([*defaults, raised_back], dtype=np.float64)
         self._default_rows = tuple(tuple(float(x) for x in row) for row in self.defaults)

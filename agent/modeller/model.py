@@ -1,11 +1,13 @@
 """The opponent modeller: the one object an agent keeps to learn about every opponent.
 
-It follows the hand through the events its bot observes (public ones and the bot's own
-``HoleCardsDealt``; shown cards at a showdown are public) and keeps, per opponent:
+It follows the hand through the public events its bot observes (shown cards at a showdown
+are public; the bot's own cards are not needed) and keeps, per opponent:
 
 * a weight array over the 1326 holdings, reset each hand, re-weighted after each action
   (``agent.modeller.weights``; the value is IR7 pre-flop and the shared EHS' vector of the
-  board after the flop, ``agent.strength.values``);
+  board after the flop, ``agent.strength.values``). Only the board rules holdings out: a
+  question is asked for whatever holding we might hold (a policy asks for all of them), so
+  the asker leaves out the holdings that clash with the holding it asks about;
 * action frequencies per street and context (bets to call, or raised back after its own
   bet or raise), blended with Table B.2 (``agent.modeller.frequencies``), re-weighting with
   the frequencies known before the action;
@@ -17,7 +19,7 @@ when the seats are permuted. Modes: ``"off"`` learns nothing (uniform weights wi
 removed, Table B.2, empty chain answers); ``"frequencies"`` learns frequencies and
 re-weights, without chain stores; ``"full"`` does everything.
 
->>> from simulator import BotContext, GameConfig, HandStarted, HoleCardsDealt, ActionTaken
+>>> from simulator import BotContext, GameConfig, HandStarted, ActionTaken
 >>> from simulator import Action, ActionRecord, ActionKind, Street
 >>> from simulator.core.cards import parse_cards
 >>> import numpy as np
@@ -26,9 +28,8 @@ re-weights, without chain stores; ``"full"`` does everything.
 >>> m.start(BotContext(seat=0, names=("me", "villain"), game=game))
 >>> m.observe(HandStarted(0, button=1, names=("me", "villain"), stacks=(200, 200),
 ...                       dealt_in=(True, True)))
->>> m.observe(HoleCardsDealt(0, tuple(parse_cards("AhAd"))))
->>> int((m.weights(1) == 0).sum())  # holdings holding our aces
-101
+>>> int((m.weights(1) == 0).sum())  # before the flop no holding is ruled out
+0
 >>> m.observe(ActionTaken(ActionRecord(1, Street.PREFLOP, ActionKind.RAISE, 4, 3)))
 >>> m.bets_to_call(0)  # the big blind faces the raise: one bet
 1
@@ -40,9 +41,9 @@ re-weights, without chain stores; ``"full"`` does everything.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import IO, Literal
 
 import numpy as np
 
@@ -57,25 +58,31 @@ from agent.modeller.chains import (
 )
 from agent.modeller.errors import ModellerError
 from agent.modeller.frequencies import KIND_INDEX, ActionFrequencies, at_least_as_strong
+from agent.modeller.hand import HandModel
 from agent.modeller.params import Frequencies, ModellerParams
-from agent.modeller.tracker import HandTracker, SeenAction
+from agent.modeller.tracker import SeenAction, context, seen
 from agent.modeller.weights import OpponentWeights, reweight_threshold, reweight_triple
 from agent.preflop.income_rates import ir_vector
 from agent.strength.values import board_values, hand_strengths_of
 from simulator import (
     Action,
+    ActionRecord,
     ActionTaken,
     BoardDealt,
     BotContext,
     Event,
+    GameConfig,
     HandEnded,
     HandStarted,
-    HoleCardsDealt,
     Showdown,
+    Street,
 )
-from simulator.core.cards import HOLDING_INDEX, clashing_holdings
+from simulator.core.cards import HOLDING_INDEX
 
 Mode = Literal["off", "frequencies", "full"]
+Contexts = Literal["raised_back", "papp"]
+"""The frequency contexts counted: Papp's three (bets to call 0, 1, 2+) and the raised-back
+one of the agent (``agent.modeller.tracker``), or Papp's three alone (Loki-1's)."""
 MODES = ("off", "frequencies", "full")
 
 
@@ -84,44 +91,26 @@ def default_preflop_values() -> np.ndarray:
     return ir_vector(7).astype(np.float64)
 
 
-class _Hand:
-    """What the modeller keeps about the hand in progress."""
-
-    def __init__(self, tracker: HandTracker, us: int) -> None:
-        self.tracker = tracker
-        self.us = us
-        self.dealt = tracker.dealt_in[us] if 0 <= us < len(tracker.dealt_in) else False
-        self.dead = np.zeros(1326, dtype=bool)
-        self.weights: dict[int, OpponentWeights] = {
-            s: OpponentWeights(self.dead) for s in tracker.order if s != us}
-        self.chain = np.zeros((5, 64), dtype=np.int64)  # kind, size, position, seat, street
-        self.k = 0
-        self.shown: dict[int, tuple[int, int]] = {}
-        self.values_street = -1
-        self.values: np.ndarray | None = None
-        self.order: np.ndarray | None = None
-
-    def append(self, seen: SeenAction) -> None:
-        if self.k + 1 >= self.chain.shape[1]:  # keep a spare column for a query's candidate
-            self.chain = np.concatenate([self.chain, np.zeros_like(self.chain)], axis=1)
-        self.chain[:, self.k] = (KIND_INDEX[seen.kind], seen.size, seen.position, seen.seat,
-                                 int(seen.street))
-        self.k += 1
-
-    def encode(self, k: int, perspectives: list[int]) -> np.ndarray:
-        """The token sequences of the first ``k`` actions (see ``chains.encode``)."""
-        return encode_rows(self.chain[:, :k], self.us, self.tracker.players, perspectives)
+def _rows(actions: tuple[SeenAction, ...]) -> np.ndarray:
+    """The chain of a hand as the store encodes it: (kind, size, position, seat, street)."""
+    rows = np.array([(KIND_INDEX[a.kind], a.size, a.position, a.seat, int(a.street))
+                     for a in actions], dtype=np.int64).reshape(-1, 5)
+    return np.ascontiguousarray(rows.T)
 
 
 class OpponentModeller:
     """See the module docstring; the API an agent calls on every decision and event."""
 
     def __init__(self, params: ModellerParams | None = None, mode: Mode = "full",
-                 preflop_values: np.ndarray | None = None) -> None:
+                 preflop_values: np.ndarray | None = None,
+                 contexts: Contexts = "raised_back") -> None:
         if mode not in MODES:
             raise ModellerError(f"mode: expected one of {', '.join(MODES)}, got {mode!r}")
+        if contexts not in ("raised_back", "papp"):
+            raise ModellerError(f"contexts: expected 'raised_back' or 'papp', got {contexts!r}")
         self.params = params if params is not None else ModellerParams()
         self.mode = mode
+        self.raised_back = contexts == "raised_back"
         self._preflop_given = preflop_values
         self._preflop: tuple[np.ndarray, np.ndarray, float] | None = None
         self.generic = ChainStore(self.params.max_nodes, self.params.prune_to)
@@ -129,25 +118,34 @@ class OpponentModeller:
         self.action_counts: dict[str, ActionFrequencies] = {}
         self._defaults = self._new_counts()
         self._context: BotContext | None = None
-        self._hand: _Hand | None = None
+        self._path: list[HandModel] = []  # the hand after 0, 1, 2, ... of its actions
+        self._records: list[ActionRecord] = []
+        self._changed = False
+        self._loaded_game: tuple[GameConfig, int] | None = None
+        self.frozen = False  # freeze(): the hand's weights move, the learned model does not
         self._dispatch: dict[type, Callable[[Event], None]] = {
-            HandStarted: self._hand_started, HoleCardsDealt: self._hole_cards,
-            ActionTaken: self._action, BoardDealt: self._board, Showdown: self._showdown,
-            HandEnded: self._hand_ended}
+            HandStarted: self._hand_started, ActionTaken: self._action,
+            BoardDealt: self._board, Showdown: self._showdown, HandEnded: self._hand_ended}
 
     # --- lifecycle --------------------------------------------------------------------------
 
     def start(self, context: BotContext) -> None:
         """Our seat, the seat names and the game; what is learned so far is kept."""
         self._context = context
-        self._hand = None
+        self._path, self._records = [], []
+
+    def freeze(self) -> None:
+        """Learn nothing from now on: the action frequencies and chain stores stay as they
+        are (loaded or learned before); each hand's weights are still tracked."""
+        self.frozen = True
 
     def reset(self) -> None:
         """Forget everything learned (between independent blocks, duplicate rotations)."""
         self.generic = ChainStore(self.params.max_nodes, self.params.prune_to)
         self.stores = {}
         self.action_counts = {}
-        self._hand = None
+        self._path, self._records = [], []
+        self._changed = False
 
     def observe(self, event: Event) -> None:
         """Every event our bot gets, in order; other seats' private events are ignored."""
@@ -157,61 +155,58 @@ class OpponentModeller:
 
     # --- events -----------------------------------------------------------------------------
 
+    @property
+    def _hand(self) -> HandModel | None:
+        return self._path[-1] if self._path else None
+
+    def _replace(self, hand: HandModel) -> None:
+        self._path[-1] = hand
+
     def _hand_started(self, event: HandStarted) -> None:
         if self._context is None:
             raise ModellerError("observe(): call start(context) before the first hand")
-        tracker = HandTracker(self._context.game, self.params.size_edges,
-                              self.params.raised_back_context)
-        tracker.start(event)
-        self._hand = _Hand(tracker, self._context.seat)
-
-    def _hole_cards(self, event: HoleCardsDealt) -> None:
-        hand = self._hand
-        if hand is None or event.seat != hand.us:
-            return  # never ours to read (the engine sends it to its seat alone anyway)
-        hand.dead = clashing_holdings(event.hole_cards)
-        for ow in hand.weights.values():
-            ow.new_round(hand.dead)
+        self._path = [HandModel.start(self._context.game, event, self._context.seat,
+                                      self.params.size_edges)]
+        self._records = []
 
     def _action(self, event: ActionTaken) -> None:
         hand = self._hand
         if hand is None or not hand.dealt:
             return
         record = event.record
-        seen = hand.tracker.apply(record)
-        hand.append(seen)
-        if record.seat == hand.us or self.mode == "off":
-            return
-        counts = self._counts(hand.tracker.names[record.seat])
-        ow = hand.weights.get(record.seat)
-        if ow is not None and ow.wants(seen.kind):
-            ow.update(self._reweighted(hand, ow.snapshot, seen,
-                                       counts.get(seen.street, seen.context)), seen.kind)
-        counts.record(seen.street, seen.context, seen.kind)
+        new, seen = self._step(hand, record)
+        self._path.append(new)
+        self._records.append(record)
+        if record.seat != hand.us and self.mode != "off" and not self.frozen:
+            self._counts(hand.names[record.seat]).record(seen.street, seen.context, seen.kind)
+
+    def _step(self, hand: HandModel, record: ActionRecord) -> tuple[HandModel, SeenAction]:
+        """The hand after ``record``, re-weighted with the frequencies known before it; the
+        learned model is not touched (the caller records real actions)."""
+        reweight = None if record.seat == hand.us or self.mode == "off" else self._reweighted
+        return hand.after_action(record, self.params.size_edges, reweight,
+                                 self.raised_back)
 
     def _board(self, event: BoardDealt) -> None:
         hand = self._hand
         if hand is None or not hand.dealt:
             return
-        hand.tracker.deal(event)
-        hand.dead = hand.dead | clashing_holdings(event.cards)
-        for seat, ow in hand.weights.items():
-            if hand.tracker.active[seat]:
-                ow.new_round(hand.dead)
+        self._replace(hand.on_street(event.street, tuple(event.board)))
 
     def _showdown(self, event: Showdown) -> None:
         hand = self._hand
         if hand is None or not hand.dealt:
             return
-        hand.shown = {s: cards for s, cards in event.shown.items() if s != hand.us}
+        self._replace(hand.with_shown(dict(event.shown.items())))
 
     def _hand_ended(self, event: HandEnded) -> None:
         hand = self._hand
         if hand is None or not hand.dealt:
             return
-        hand.tracker.close_round()
-        if self.mode == "full":
-            self._store(hand)
+        self._changed = self._changed or (self.mode != "off" and not self.frozen)
+        self._replace(hand.settled())
+        if self.mode == "full" and not self.frozen:
+            self._store(self._path[-1])
 
     # --- re-weighting -----------------------------------------------------------------------
 
@@ -228,51 +223,50 @@ class OpponentModeller:
             self._preflop = (values, order, skip)
         return self._preflop
 
-    def _street_values(self, hand: _Hand) -> tuple[np.ndarray, np.ndarray, float | None]:
-        street = hand.tracker.street
-        if street == 0:
+    def _street_values(self, hand: HandModel) -> tuple[np.ndarray, np.ndarray, float | None]:
+        if hand.street == 0:
             return self._preflop_table()
-        if hand.values_street != street:
-            bv = board_values(hand.tracker.board)
-            hand.values = bv.weighing
-            hand.order = bv.order
-            hand.values_street = street
-        return hand.values, hand.order, None
+        bv = board_values(hand.board)
+        return bv.weighing, bv.order, None
 
-    def _reweighted(self, hand: _Hand, base: np.ndarray, seen: SeenAction,
-                    freqs: Frequencies) -> np.ndarray:
+    def _reweighted(self, hand: HandModel, ow: OpponentWeights, seen: SeenAction
+                    ) -> np.ndarray:
+        counts = self.action_counts.get(hand.names[seen.seat], self._defaults)
+        freqs = counts.get(seen.street, seen.context)
         values, order, skip = self._street_values(hand)
         p = self.params
         if p.reweighting == "triple":
-            return reweight_triple(base, values, order, freqs, seen.kind,
+            return reweight_triple(ow.snapshot, values, order, freqs, seen.kind,
                                    p.triple_spread(seen.street), p.weight_floor)
-        return reweight_threshold(base, values, order, at_least_as_strong(freqs, seen.kind),
+        return reweight_threshold(ow.snapshot, values, order,
+                                  at_least_as_strong(freqs, seen.kind),
                                   p.sigma(seen.street), p.weight_floor, skip)
 
     # --- chains -----------------------------------------------------------------------------
 
-    def _store(self, hand: _Hand) -> None:
-        t = hand.tracker
-        us = hand.us
-        if not t.active[us]:
+    def _store(self, hand: HandModel) -> None:
+        us, betting = hand.us, hand.betting
+        if hand.folded(us):
             ending = WE_FOLD
-        elif t.in_hand() == 1:
+        elif hand.in_hand() == 1:
             ending = THEY_FOLD
         else:
             ending = SHOWDOWN
         shown_sum, shown_n = 0.0, 0
-        if ending == SHOWDOWN and hand.shown:
+        theirs = [cards for seat, cards in hand.shown.items() if seat != us]
+        if ending == SHOWDOWN and theirs:
             # Only the shown hands: after an all-in the river had no action, and its whole
             # value vector would cost more than these few.
-            shown = [int(HOLDING_INDEX[a, b]) for a, b in hand.shown.values()]
-            shown_sum = float(hand_strengths_of(t.board, shown).sum())
+            shown = [int(HOLDING_INDEX[a, b]) for a, b in theirs]
+            shown_sum = float(hand_strengths_of(hand.board, shown).sum())
             shown_n = len(shown)
-        opponents = [s for s in t.order if s != us]
-        seqs = hand.encode(hand.k, [-1, *opponents])
-        pot, ours = t.pot, t.contributions[us]
+        opponents = [s for s in betting.order if s != us]
+        seqs = encode_rows(_rows(hand.actions), us, betting.players, [-1, *opponents])
+        pot, ours = betting.pot, betting.contributions[us]
         self.generic.add(seqs[0], ending, pot, ours, shown_sum, shown_n)
         for i, seat in enumerate(opponents, start=1):
-            self._chains(t.names[seat]).add(seqs[i], ending, pot, ours, shown_sum, shown_n)
+            self._chains(hand.names[seat]).add(seqs[i], ending, pot, ours, shown_sum,
+                                               shown_n)
 
     def _chains(self, name: str) -> ChainStore:
         store = self.stores.get(name)
@@ -293,30 +287,66 @@ class OpponentModeller:
 
     # --- questions --------------------------------------------------------------------------
 
-    def _current(self) -> _Hand:
+    def _current(self, hand: HandModel | None = None) -> HandModel:
+        if hand is not None:
+            return hand
         if self._hand is None or not self._hand.dealt:
             raise ModellerError("no hand in progress that we are dealt into")
         return self._hand
 
-    def _opponent(self, hand: _Hand, seat: int) -> None:
+    def _opponent(self, hand: HandModel, seat: int) -> None:
         if seat == hand.us or seat not in hand.weights:
             raise ModellerError(f"seat {seat!r} is not an opponent dealt into this hand "
                                 f"(opponents: {sorted(hand.weights)})")
 
-    def weights(self, seat: int) -> np.ndarray:
-        """The current (1326,) weights of the opponent in ``seat``; read-only, 0 on clashes."""
-        hand = self._current()
-        self._opponent(hand, seat)
-        return hand.weights[seat].weights
+    def hand(self) -> HandModel:
+        """The hand in progress as the modeller sees it now."""
+        return self._current()
+
+    def hand_at(self, history: Sequence[ActionRecord], board: Sequence[int],
+                street: Street | None = None) -> HandModel:
+        """The hand after ``history`` with ``board``, which may hold actions the hand never
+        saw: they are stepped through from the last real picture they share, with the
+        frequencies known now, and nothing learned. Nothing real changes."""
+        return self.path_at(history, board, street)[-1]
+
+    def path_at(self, history: Sequence[ActionRecord], board: Sequence[int],
+                street: Street | None = None) -> list[HandModel]:
+        """The hand before each action of ``history`` and after the last (len + 1
+        pictures), as :meth:`hand_at` builds them."""
+        self._current()
+        shared = 0
+        limit = min(len(history), len(self._records))
+        while shared < limit and history[shared] == self._records[shared]:
+            shared += 1
+        path = self._path[:shared + 1]
+        cards = tuple(int(c) for c in board)
+        for record in history[shared:]:
+            hand = path[-1]
+            if record.street > hand.street:
+                hand = hand.on_street(record.street, cards[:record.street.board_size])
+            path.append(self._step(hand, record)[0])
+        last = path[-1]
+        target = max(street if street is not None else last.street, last.street)
+        if target > last.street or cards != last.board:
+            path[-1] = last.on_street(target, cards[:target.board_size])
+        return path
+
+    def weights(self, seat: int, hand: HandModel | None = None) -> np.ndarray:
+        """The (1326,) weights of the opponent in ``seat`` (now, or in ``hand``); read-only,
+        0 on clashes."""
+        h = self._current(hand)
+        self._opponent(h, seat)
+        return h.weights[seat].weights
 
     def frequencies(self, seat: int, street: int, context: int) -> Frequencies:
         """``(fold, call, raise)`` of the opponent in ``seat`` in ``context``: bets to call
         (2: 2+) or ``RAISED_BACK`` (``agent.modeller.tracker``)."""
         if self.mode == "off":
             return self._defaults.get(street, context)
-        names = (self._hand.tracker.names if self._hand is not None
+        names = (self._hand.names if self._hand is not None
                  else self._context.names if self._context is not None else None)
-        if names is None:
+        if names is None or self._context is None:
             raise ModellerError("no seats known yet: call start(context) first (a loaded "
                                 "model keeps its counts by player name, not by seat)")
         if not 0 <= seat < len(names) or seat == self._context.seat:
@@ -324,53 +354,71 @@ class OpponentModeller:
         counts = self.action_counts.get(names[seat])
         return (counts or self._defaults).get(street, context)
 
-    def bets_to_call(self, seat: int) -> int:
+    def bets_to_call(self, seat: int, hand: HandModel | None = None) -> int:
         """The bets ``seat`` faces now: 0, 1 or 2 (two or more); pre-flop the big blind
         counts as a bet."""
-        return min(self._current().tracker.bets_to_call(seat), 2)
+        return min(self._current(hand).betting.current.bets_to_call(seat), 2)
 
-    def context(self, seat: int, after_our_raise: bool = False) -> int:
+    def context(self, seat: int, after_our_raise: bool = False,
+                hand: HandModel | None = None) -> int:
         """The frequency context of ``seat`` now, or once we bet or raise."""
-        tracker = self._current().tracker
-        return tracker.context_after_raise(seat) if after_our_raise else tracker.context(seat)
+        return context(self._current(hand).betting, seat, after_our_raise,
+                       self.raised_back)
 
-    def query(self, action: Action, seat: int | None = None) -> ChainAnswer:
+    def query(self, action: Action, seat: int | None = None,
+              hand: HandModel | None = None) -> ChainAnswer:
         """Stored chains like this hand's chain plus our ``action``, from the store of the
         opponent in ``seat`` (None: the generic store), relaxed as ``min_matches`` says."""
-        hand = self._current()
+        h = self._current(hand)
         if seat is not None:
-            self._opponent(hand, seat)
+            self._opponent(h, seat)
         if self.mode != "full":
             return ChainAnswer.empty()
-        store = self.generic if seat is None else self.stores.get(hand.tracker.names[seat])
+        store = self.generic if seat is None else self.stores.get(h.names[seat])
         if store is None:
             return ChainAnswer.empty()
-        candidate = hand.tracker.candidate(hand.us, action)
-        hand.append(candidate)
-        hand.k -= 1  # the candidate stays in the spare column only
-        seqs = hand.encode(hand.k + 1, [-1 if seat is None else seat])[0]
+        ours = seen(h.betting, action, self.params.size_edges,
+                    self.raised_back, seat=h.us)
+        seqs = encode_rows(_rows((*h.actions, ours)), h.us, h.betting.players,
+                           [-1 if seat is None else seat])[0]
         return store.answer(seqs, self.params.min_matches)
 
     # --- persistence ------------------------------------------------------------------------
 
-    def save(self, path: str | Path) -> None:
-        """Write the chain stores and frequency counts (see ``agent.modeller.storage``)."""
-        storage.save(path, storage.ModelData(
-            self.params.size_edges, self.generic, self.stores,
-            {name: f.counts for name, f in self.action_counts.items()}))
+    @property
+    def changed(self) -> bool:
+        """Whether it learned anything since it was made, reset or loaded (a hand seen in a
+        mode that learns)."""
+        return self._changed
 
-    def load_from(self, path: str | Path) -> None:
-        """Replace what this modeller has learned by what ``path`` holds."""
+    def save(self, target: str | Path | IO[bytes]) -> None:
+        """Write the chain stores and frequency counts into an open binary file or to a path
+        (see ``agent.modeller.storage``); the game is the one of ``start``."""
+        context = self._context
+        game = (context.game, len(context.names)) if context is not None else self._loaded_game
+        if game is None:
+            raise ModellerError("save(): call start(context) first: a model records its game")
+        storage.save(target, storage.ModelData(
+            self.params.size_edges, self.generic, self.stores,
+            {name: f.counts for name, f in self.action_counts.items()}, *game))
+
+    def load_from(self, path: str | Path, game: GameConfig | None = None,
+                  seats: int | None = None) -> None:
+        """Replace what this modeller has learned by what ``path`` holds; a model of another
+        game than ``game`` with ``seats`` (when given) is a ``ModelFileError``."""
         p = self.params
-        data = storage.load(path, p.size_edges, p.max_nodes, p.prune_to)
+        data = storage.load(path, p.size_edges, p.max_nodes, p.prune_to, game, seats)
         self.generic, self.stores = data.generic, data.stores
         self.action_counts = {name: self._new_counts(counts)
                               for name, counts in data.frequencies.items()}
+        self._loaded_game = (data.game, data.seats)
+        self._changed = False
 
     @classmethod
     def load(cls, path: str | Path, params: ModellerParams | None = None, mode: Mode = "full",
-             preflop_values: np.ndarray | None = None) -> OpponentModeller:
+             preflop_values: np.ndarray | None = None, game: GameConfig | None = None,
+             seats: int | None = None) -> OpponentModeller:
         """A modeller with what ``path`` holds; a bad file raises ``ModelFileError``."""
         model = cls(params, mode, preflop_values)
-        model.load_from(path)
+        model.load_from(path, game, seats)
         return model

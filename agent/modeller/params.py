@@ -1,4 +1,4 @@
-"""The opponent modeller's parameters, validated on creation (issue 10, DESIGN.md section 6).
+"""The opponent modeller's parameters, validated on creation.
 
 Values the literature fixes: the 20-observation blend and Table B.2's defaults (Papp 1998),
 the pre-flop spread of 330 income-rate units and the 5th-percentile skip (Papp section 7.2),
@@ -13,15 +13,19 @@ the generic probability-triple spreads.
 ...     ModellerParams(size_edges=(0.8, 0.4))
 ... except ModellerError as exc:
 ...     print(exc)
-size_edges: expected 1 to 6 increasing positive pot fractions, got (0.8, 0.4)
+modeller: size_edges: expected 1 to 6 increasing positive pot fractions, got [0.8, 0.4]
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, Literal
+import math
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from agent.modeller.errors import ModellerError
+from simulator.arena.validation import validation_message
 
 Frequencies = tuple[float, float, float]
 TABLE_B2: tuple[Frequencies, Frequencies, Frequencies] = (
@@ -30,16 +34,20 @@ TABLE_B2: tuple[Frequencies, Frequencies, Frequencies] = (
     (0.7, 0.2, 0.1),  # facing 2 or more bets
 )
 """Papp's default action frequencies (Table B.2), by bets to call 0, 1, 2+."""
-RAISED_BACK: Frequencies = (0.1, 0.6, 0.3)
+RAISED_BACK_FREQUENCIES: Frequencies = (0.1, 0.6, 0.3)
 """Default frequencies of a player raised back after its own bet or raise in the round
 (proposed here): it has shown strength and put chips in, so it folds far less than a player
 facing as many bets cold."""
 
 MAX_SIZE_EDGES = 6  # chain tokens hold 9 size codes: none, up to 7 buckets, all-in
+MAX_NODES = 10_000_000  # a model file holds at most this many nodes a store
+MAX_EDGE = 1000.0  # pots: a bet of more is all-in in any game we play
+MAX_SPREAD = 1e6
+Whole = Annotated[int, Field(ge=0, le=10**9)]
+Spread = Annotated[float, Field(gt=0, le=MAX_SPREAD)]
 
 
-@dataclass(frozen=True)
-class ModellerParams:
+class ModellerParams(BaseModel):
     """Everything the modeller learns by; see the module docstring for the sources.
 
     Chains: ``min_matches`` chains must match a query at a level before it is used (else the
@@ -51,8 +59,8 @@ class ModellerParams:
     Frequencies: ``prior_observations`` is the n below which a context blends with its
     default as ``(n * observed + (prior - n) * default) / prior``; the defaults are
     ``default_frequencies`` by bets to call and ``raised_back_frequencies`` for a player
-    raised back after its own bet or raise; ``raised_back_context: false`` keeps Papp's
-    three contexts only (the ``loki`` rival's Loki-1 does).
+    raised back after its own bet or raise (a context the agent's modeller counts apart;
+    see :class:`agent.modeller.OpponentModeller`'s ``contexts``).
 
     Weights: ``reweighting`` is ``"threshold"`` (Loki-1) or ``"triple"`` (Loki-2 with the
     generic triple of ``agent.modeller.weights``); ``sigma_preflop`` in income-rate units
@@ -60,76 +68,79 @@ class ModellerParams:
     over all 1326 holdings below which a threshold does not re-weight; ``weight_floor``;
     ``triple_spread_preflop`` and ``triple_spread_postflop`` are the logistic spreads of the
     generic triple.
+
+    Every value is bounded so that play is possible (a finite spread, a node cap a model
+    file can hold); a bad one is a :class:`ModellerError` naming its key.
     """
 
-    min_matches: int = 20
-    size_edges: tuple[float, ...] = (0.4, 0.8, 1.5)
-    max_nodes: int = 1_000_000
-    prune_to: float = 0.8
-    prior_observations: int = 20
-    default_frequencies: tuple[Frequencies, Frequencies, Frequencies] = TABLE_B2
-    raised_back_frequencies: Frequencies = RAISED_BACK
-    raised_back_context: bool = True
-    reweighting: Literal["threshold", "triple"] = "threshold"
-    sigma_preflop: float = 330.0
-    sigma_postflop: float = 0.2
-    preflop_skip_percentile: float = 5.0
-    weight_floor: float = 0.01
-    triple_spread_preflop: float = 165.0
-    triple_spread_postflop: float = 0.1
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
-    def __post_init__(self) -> None:
-        edges = tuple(float(e) for e in self.size_edges)
-        object.__setattr__(self, "size_edges", edges)
-        if not 1 <= len(edges) <= MAX_SIZE_EDGES or edges[0] <= 0 or any(
-                b <= a for a, b in zip(edges, edges[1:], strict=False)):
-            raise ModellerError(f"size_edges: expected 1 to {MAX_SIZE_EDGES} increasing positive"
-                                f" pot fractions, got {self.size_edges}")
-        _at_least("min_matches", self.min_matches, 1)
-        _at_least("max_nodes", self.max_nodes, 64)
-        _at_least("prior_observations", self.prior_observations, 0)
-        if not 0 < self.prune_to < 1:
-            raise ModellerError(f"prune_to: expected a fraction in (0, 1), got {self.prune_to}")
-        defaults = tuple(tuple(float(x) for x in row) for row in self.default_frequencies)
-        if len(defaults) != 3 or not all(_is_frequencies(r) for r in defaults):
-            raise ModellerError("default_frequencies: expected 3 rows (0, 1, 2+ bets to call) of"
-                                f" 3 non-negative frequencies summing to 1, got "
-                                f"{self.default_frequencies}")
-        object.__setattr__(self, "default_frequencies", defaults)
-        raised = tuple(float(x) for x in self.raised_back_frequencies)
-        if not _is_frequencies(raised):
-            raise ModellerError("raised_back_frequencies: expected 3 non-negative frequencies "
-                                f"summing to 1, got {self.raised_back_frequencies}")
-        object.__setattr__(self, "raised_back_frequencies", raised)
-        if not isinstance(self.raised_back_context, bool):
-            raise ModellerError(f"raised_back_context: expected true or false, got "
-                                f"{self.raised_back_context!r}")
-        if self.reweighting not in ("threshold", "triple"):
-            raise ModellerError(f"reweighting: expected 'threshold' or 'triple', got "
-                                f"{self.reweighting!r}")
-        for name in ("sigma_preflop", "sigma_postflop", "triple_spread_preflop",
-                     "triple_spread_postflop"):
-            if not getattr(self, name) > 0:
-                raise ModellerError(f"{name}: expected > 0, got {getattr(self, name)}")
-        if not 0 <= self.preflop_skip_percentile < 100:
-            raise ModellerError("preflop_skip_percentile: expected 0 <= p < 100, got "
-                                f"{self.preflop_skip_percentile}")
-        if not 0 < self.weight_floor < 1:
-            raise ModellerError(f"weight_floor: expected a fraction in (0, 1), got "
-                                f"{self.weight_floor}")
+    min_matches: Annotated[int, Field(ge=1, le=10**9)] = 20
+    size_edges: Annotated[tuple[Annotated[float, Field(gt=0, le=MAX_EDGE)], ...],
+                          Field(min_length=1, max_length=MAX_SIZE_EDGES)] = (0.4, 0.8, 1.5)
+    max_nodes: Annotated[int, Field(ge=64, le=MAX_NODES)] = 1_000_000
+    prune_to: Annotated[float, Field(gt=0, lt=1)] = 0.8
+    prior_observations: Whole = 20
+    default_frequencies: tuple[Frequencies, Frequencies, Frequencies] = TABLE_B2
+    raised_back_frequencies: Frequencies = RAISED_BACK_FREQUENCIES
+    reweighting: Literal["threshold", "triple"] = "threshold"
+    sigma_preflop: Spread = 330.0
+    sigma_postflop: Spread = 0.2
+    preflop_skip_percentile: Annotated[float, Field(ge=0, lt=100)] = 5.0
+    weight_floor: Annotated[float, Field(gt=0, lt=1)] = 0.01
+    triple_spread_preflop: Spread = 165.0
+    triple_spread_postflop: Spread = 0.1
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise ModellerError(validation_message(exc, "modeller")) from None
+
+    @field_validator("size_edges", "default_frequencies", "raised_back_frequencies",
+                     mode="before")
+    @classmethod
+    def _lists(cls, value: Any) -> Any:
+        """YAML's lists as the tuples the fields are (nothing else is converted)."""
+        if isinstance(value, list):
+            return tuple(tuple(v) if isinstance(v, list) else v for v in value)
+        return value
+
+    @field_validator("size_edges")
+    @classmethod
+    def _increasing(cls, edges: tuple[float, ...]) -> tuple[float, ...]:
+        if any(b <= a for a, b in zip(edges, edges[1:], strict=False)):
+            raise ValueError(f"expected 1 to {MAX_SIZE_EDGES} increasing positive pot "
+                             f"fractions, got {list(edges)}")
+        return edges
+
+    @field_validator("default_frequencies")
+    @classmethod
+    def _rows(cls, rows: tuple[Frequencies, ...]) -> tuple[Frequencies, ...]:
+        if not all(_is_frequencies(r) for r in rows):
+            raise ValueError(f"expected 3 rows (0, 1, 2+ bets to call) of 3 non-negative "
+                             f"frequencies summing to 1, got {[list(r) for r in rows]}")
+        return rows
+
+    @field_validator("raised_back_frequencies")
+    @classmethod
+    def _row(cls, row: Frequencies) -> Frequencies:
+        if not _is_frequencies(row):
+            raise ValueError(f"expected 3 non-negative frequencies summing to 1, got "
+                             f"{list(row)}")
+        return row
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModellerParams:
-        """From a mapping (a YAML section); an unknown key is a ``ModellerError`` naming it.
+        """From a mapping (a YAML section); a bad or unknown key is a ``ModellerError``
+        naming it.
 
         >>> ModellerParams.from_dict({"min_matches": 10, "size_edges": [0.5, 1]}).size_edges
         (0.5, 1.0)
         """
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ModellerError(f"unknown modeller parameter(s) {', '.join(unknown)}; known: "
-                                f"{', '.join(sorted(known))}")
+        if not isinstance(data, dict):
+            raise ModellerError(f"modeller: expected a mapping of parameters, got "
+                                f"{type(data).__name__}")
         return cls(**data)
 
     @property
@@ -145,11 +156,7 @@ class ModellerParams:
         return self.triple_spread_preflop if street == 0 else self.triple_spread_postflop
 
 
-def _is_frequencies(row: tuple[float, ...]) -> bool:
+def _is_frequencies(row: Sequence[float]) -> bool:
     """Whether ``row`` is a fold/call/raise triple: 3 non-negative values summing to 1."""
-    return len(row) == 3 and min(row) >= 0 and abs(sum(row) - 1) <= 1e-9
-
-
-def _at_least(name: str, value: int, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ModellerError(f"{name}: expected an integer >= {low}, got {value!r}")
+    return (len(row) == 3 and all(math.isfinite(x) for x in row) and min(row) >= 0
+            and abs(sum(row) - 1) <= 1e-9)

@@ -3,7 +3,7 @@
 Each opponent has 1326 weights, 1 at the start of a hand and 0 on holdings that clash with
 our cards or the board. After an action (a fold is not re-weighted: the player is out) they
 are multiplied by a factor of the holding's value ``v`` (IR7 pre-flop, EHS' after the flop)
-and floored at 0.01 (DESIGN.md section 6, Papp 1998 section 7.2):
+and floored at 0.01 (Papp 1998 section 7.2):
 
 * **Threshold (Loki-1).** ``mu`` is the value above which the live holdings, weighted by
   their current weights, hold the fraction ``f`` of the mass, where ``f`` is the frequency of
@@ -28,11 +28,13 @@ opponent in that round (a raise: every later raise faces more bets than the earl
 re-weights again from the same snapshot, so a round is never counted twice.
 
 >>> v = np.array([0.35, 0.45, 0.60, 0.75, 0.85])
->>> threshold_factors(v, 0.6, 0.2).round(12).tolist()  # DESIGN.md section 6's test vector
+>>> threshold_factors(v, 0.6, 0.2).round(12).tolist()  # the worked test vector
 [0.01, 0.125, 0.5, 0.875, 1.0]
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -192,32 +194,37 @@ def reweight_triple(weights: np.ndarray, values: np.ndarray, order: np.ndarray,
     return _read_only(out)
 
 
+@dataclass(frozen=True)
 class OpponentWeights:
-    """One opponent's weights in one hand, with the round's snapshot (see the module doc).
+    """One opponent's weights in one hand, with the round's snapshot (see the module doc);
+    immutable: each change returns a new record.
 
     >>> dead = np.zeros(4, dtype=bool); dead[0] = True
-    >>> ow = OpponentWeights(dead)
+    >>> ow = OpponentWeights.fresh(dead)
     >>> ow.weights.tolist(), ow.wants(ActionKind.CALL)
     ([0.0, 1.0, 1.0, 1.0], True)
-    >>> ow.update(np.array([0.0, 0.5, 1.0, 1.0]), ActionKind.CALL)
-    >>> ow.wants(ActionKind.CALL), ow.wants(ActionKind.RAISE), ow.snapshot.tolist()
+    >>> ow2 = ow.update(np.array([0.0, 0.5, 1.0, 1.0]), ActionKind.CALL)
+    >>> ow2.wants(ActionKind.CALL), ow2.wants(ActionKind.RAISE), ow2.snapshot.tolist()
     (False, True, [0.0, 1.0, 1.0, 1.0])
+    >>> ow.wants(ActionKind.CALL)  # the record it came from is unchanged
+    True
     """
 
-    def __init__(self, dead: np.ndarray) -> None:
-        w = np.where(dead, 0.0, 1.0)
-        w.setflags(write=False)
-        self.weights = w
-        self.snapshot = w
-        self.used: ActionKind | None = None
+    weights: np.ndarray
+    snapshot: np.ndarray
+    used: ActionKind | None = None
 
-    def new_round(self, dead: np.ndarray) -> None:
-        """Zero the holdings that clash with the new board cards and take the snapshot."""
+    @classmethod
+    def fresh(cls, dead: np.ndarray) -> OpponentWeights:
+        w = _read_only(np.where(dead, 0.0, 1.0))
+        return cls(w, w)
+
+    def new_round(self, dead: np.ndarray) -> OpponentWeights:
+        """Zero the holdings that clash with the known cards and take the snapshot."""
         w = self.weights.copy()
         w[dead] = 0.0
-        w.setflags(write=False)
-        self.weights = self.snapshot = w
-        self.used = None
+        w = _read_only(w)
+        return OpponentWeights(w, w)
 
     def wants(self, kind: ActionKind) -> bool:
         """Whether an action of this kind re-weights (from the snapshot) now."""
@@ -225,6 +232,5 @@ class OpponentWeights:
             return False
         return self.used is None or kind is ActionKind.RAISE
 
-    def update(self, weights: np.ndarray, kind: ActionKind) -> None:
-        self.weights = weights
-        self.used = kind
+    def update(self, weights: np.ndarray, kind: ActionKind) -> OpponentWeights:
+        return OpponentWeights(weights, self.snapshot, kind)

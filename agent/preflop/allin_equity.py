@@ -1,6 +1,6 @@
 """All-in showdown equity of a holding against random hands, by seeded Monte Carlo.
 
-This is what the income-rate tables are made of (Papp 1998 section 5.1, DESIGN.md section 9):
+This is what the income-rate tables are made of (Papp 1998 section 5.1):
 ``Eq_x`` is the holding's share of the pot when it and ``x - 1`` random hands all go to a
 showdown on a random board, a tie among ``k`` best hands paying each ``1/k``. One deal serves
 every table size at once: it deals ``max(sizes) - 1`` opponents, and the table of ``x``

@@ -1,4 +1,4 @@
-"""The pre-flop expert: Loki's rules on the income-rate tables (DESIGN.md section 9).
+"""The pre-flop expert: Loki's rules on the income-rate tables.
 
 Sources: Papp 1998 (MSc thesis, U. Alberta), section 6.1 and appendix B; L. Pena's MSc thesis
 (U. Alberta, 1999), its pages on Loki's pre-flop and post-flop strategies, cited by address:
@@ -144,6 +144,44 @@ class PreflopExpert:
             return 2
         return 4 if expected_players < groups.ir7_from else 7
 
+    def candidates(self, situation: Situation) -> tuple[int, tuple[str, ...], dict[str, int]]:
+        """For a first decision: the IR table, the strategies that may be played (the most
+        passive, Make0, first) and the threshold of each but Make0."""
+        table = self.table_for(situation.expected_players)
+        lines = self.params.lines(table)
+        names = STRATEGIES[1:] if situation.small_blind else ("make1", "make2", "make4")
+        thresholds = {name: getattr(lines, name).at(situation.position) for name in names}
+        return table, ("make0", *names), thresholds
+
+    def chances(self, situation: Situation, irs: np.ndarray) -> tuple[tuple[str, ...],
+                                                                       np.ndarray]:
+        """The chance of each strategy for each income rate in ``irs`` (hands on the
+        situation's table): the noise ``u`` is uniform on ``[-r, r]`` and the strategy is the
+        most aggressive whose threshold is at most ``IR + u``. Shape (len(irs), strategies).
+
+        >>> from agent.preflop.params import DEFAULT_PARAMS_FILE, load_preflop_params
+        >>> expert = PreflopExpert(load_preflop_params(DEFAULT_PARAMS_FILE))
+        >>> sit = Situation(0, 3.2, 1, 1, False, False, 1)
+        >>> names, p = expert.chances(sit, np.array([-400, 200, 2000]))
+        >>> names, p.round(3).tolist()[1]
+        (('make0', 'make1', 'make2', 'make4'), [0.0, 0.0, 1.0, 0.0])
+        """
+        _, names, thresholds = self.candidates(situation)
+        irs = np.asarray(irs, dtype=np.float64).reshape(-1, 1)
+        width = float(self.params.randomization)
+        # strategy i qualifies once u >= t_i - IR; the chosen one is the last that qualifies
+        cuts = np.array([thresholds[name] for name in names[1:]], dtype=np.float64) - irs
+        if not width:
+            return names, _one_hot(_last_qualifying(cuts, np.zeros((len(irs), 1))), len(names))
+        edges = np.sort(np.concatenate([np.full((len(irs), 1), -width),
+                                        np.clip(cuts, -width, width),
+                                        np.full((len(irs), 1), width)], axis=1), axis=1)
+        spans = np.diff(edges, axis=1) / (2 * width)  # (n, pieces): each piece's chance
+        chosen = _last_qualifying(cuts, (edges[:, :-1] + edges[:, 1:]) / 2)
+        out = np.zeros((len(irs), len(names)))
+        np.add.at(out, (np.arange(len(irs))[:, None].repeat(spans.shape[1], 1), chosen), spans)
+        return names, out
+
     def plan(self, obs: Observation, situation: Situation, rng: np.random.Generator
              ) -> PreflopPlan:
         """Choose the strategy for this situation (the first decision of a hand)."""
@@ -175,13 +213,21 @@ class PreflopExpert:
 
     # --- the strategies' actions ------------------------------------------------------------
 
+    def irs(self, table: int, holdings: np.ndarray) -> np.ndarray:
+        """The income rates of ``holdings`` on the IR table for ``table`` players."""
+        return _ir_arrays()[table][holdings]
+
+    def action_for(self, strategy: str, obs: Observation, situation: Situation) -> Action:
+        """What ``strategy`` plays at this decision (see the module docstring's table)."""
+        return self._act(strategy, obs, situation)
+
     def _act(self, strategy: str, obs: Observation, situation: Situation) -> Action:
         if strategy == "make0":
-            return _check_or_fold(obs)
+            return obs.legal.check_or_fold()
         if strategy in _CALL_LIMIT:
             if situation.facing <= _CALL_LIMIT[strategy] or situation.voluntary:
                 return self._call(strategy, obs)
-            return _check_or_fold(obs)
+            return obs.legal.check_or_fold()
         target = 2 if strategy == "make2" else self._cap(obs)
         if situation.bet_level < target and obs.legal.can_raise:
             return Action.raise_to(self._raise_to(strategy, obs, situation))
@@ -197,7 +243,7 @@ class PreflopExpert:
         limit = getattr(self.params.nolimit.max_commit, strategy)
         start = obs.stacks[obs.seat] + obs.contributions[obs.seat]
         if obs.contributions[obs.seat] + obs.legal.call_amount > limit * start:
-            return _check_or_fold(obs)
+            return obs.legal.check_or_fold()
         return Action.call()
 
     def _raise_to(self, strategy: str, obs: Observation, situation: Situation) -> int:
@@ -216,14 +262,29 @@ class PreflopExpert:
         return int(min(max(round(size), legal.min_raise_to), legal.max_raise_to))
 
 
+def _last_qualifying(cuts: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Per row of ``cuts`` (n, strategies - 1) and each noise value in the row of ``u``:
+    the index (Make0 = 0) of the most aggressive strategy whose cut ``u`` reaches."""
+    reached = u[:, :, None] >= cuts[:, None, :]  # (n, pieces, strategies - 1)
+    index = np.arange(1, cuts.shape[1] + 1)
+    return np.where(reached, index, 0).max(axis=2)
+
+
+def _one_hot(index: np.ndarray, size: int) -> np.ndarray:
+    out = np.zeros((index.shape[0], size))
+    out[np.arange(index.shape[0]), index[:, 0]] = 1.0
+    return out
+
+
+@functools.cache
+def _ir_arrays() -> dict[int, np.ndarray]:
+    return {x: ir_vector(x).astype(np.float64) for x in (2, 4, 7)}
+
+
 @functools.cache
 def _ir_lists() -> dict[int, list[int]]:
     """Plain lists: a Python int lookup beats indexing a numpy array on every decision."""
     return {x: [int(v) for v in ir_vector(x)] for x in (2, 4, 7)}
-
-
-def _check_or_fold(obs: Observation) -> Action:
-    return Action.fold() if obs.legal.can_fold else Action.call()
 
 
 def describe(decision: PreflopDecision) -> str:

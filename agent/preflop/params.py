@@ -1,17 +1,18 @@
 """The pre-flop expert's parameters: frozen dataclasses validated from YAML (or a mapping).
 
 Every number the expert uses is here, and none has a default in code: the values live in
-``configs/agents/preflop.yaml``, which says where each comes from. Unknown keys and values of
-the wrong type are refused with a message that names the key's path, as match configs are.
+``data/preflop.yaml``, shipped inside this package, which says where each comes from. Unknown
+keys and values of the wrong type are refused with a message that names the key's path, as
+match configs are.
 
 >>> params = load_preflop_params(DEFAULT_PARAMS_FILE)
 >>> params.tightness, params.thresholds.moderate.ir4.make2
 ('loose', Line(base=200, increment=25))
 >>> bad = {**read_yaml(DEFAULT_PARAMS_FILE), "tightnes": "loose"}
->>> load_preflop_params(bad)
+>>> load_preflop_params(bad)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-agent.preflop.errors.PreflopParamsError: preflop params: tightnes: unknown key
+agent.preflop.errors.PreflopParamsError: preflop params: tightnes: unknown key (did you mean ...)
 """
 
 from __future__ import annotations
@@ -25,17 +26,20 @@ from pydantic.dataclasses import dataclass
 
 from agent.preflop.errors import PreflopParamsError
 from simulator.arena.validation import ValidationInputError, read_yaml, validation_message
+from simulator.core.packaged import packaged_file
 
-DEFAULT_PARAMS_FILE = Path(__file__).resolve().parents[2] / "configs" / "agents" / "preflop.yaml"
+DEFAULT_PARAMS_FILE = packaged_file("agent.preflop", "data", "preflop.yaml")
 
 Tightness = Literal["tight", "moderate", "loose"]
 STRATEGIES = ("make0", "call1", "make1", "call2", "make2", "make4")
 """From the most passive to the most aggressive (Papp 1998, appendix B)."""
 
-_FORBID = ConfigDict(extra="forbid")
-IR = Annotated[int, Strict()]  # income-rate units (thousandths)
+# every value finite and bounded so that play is possible: a size of 1e308 big blinds is no
+# bet, and a Make4 level of 10^9 bets no strategy
+_FORBID = ConfigDict(extra="forbid", allow_inf_nan=False)
+IR = Annotated[int, Strict(), Field(ge=-10**6, le=10**6)]  # income-rate units (thousandths)
 Fraction = Annotated[float, Strict(), Field(ge=0.0, le=1.0)]
-Positive = Annotated[float, Strict(), Field(gt=0.0)]
+Positive = Annotated[float, Strict(), Field(gt=0.0, le=1000.0)]
 
 
 @dataclass(frozen=True, config=_FORBID)
@@ -103,7 +107,7 @@ class NoLimit:
     """No-limit sizes, in big blinds or as factors of the bet faced."""
 
     open_bb: Positive  # an unraised pot is opened to this many big blinds ...
-    limper_bb: Annotated[float, Strict(), Field(ge=0.0)]  # ... plus this many per limper
+    limper_bb: Annotated[float, Strict(), Field(ge=0.0, le=1000.0)]  # ... plus this many a limper
     reraise_factor: Positive  # a raised pot is re-raised to this times the bet faced
     allin_fraction: Fraction  # Make4 moves all-in when a raise would commit more than this
     max_commit: Commit
@@ -111,13 +115,13 @@ class NoLimit:
 
 @dataclass(frozen=True, config=_FORBID)
 class PreflopParams:
-    """Everything the pre-flop expert uses; see ``configs/agents/preflop.yaml``."""
+    """Everything the pre-flop expert uses; see ``agent/preflop/data/preflop.yaml``."""
 
     tightness: Tightness
     probability_play: Fraction
     groups: Groups
-    randomization: Annotated[int, Strict(), Field(ge=0)]  # half-width of the IR noise
-    make4_bets: Annotated[int, Strict(), Field(ge=2)]  # Make4's level without a limit cap
+    randomization: Annotated[int, Strict(), Field(ge=0, le=10**6)]  # half-width of IR noise
+    make4_bets: Annotated[int, Strict(), Field(ge=2, le=100)]  # Make4's level with no cap
     nolimit: NoLimit
     thresholds: Thresholds
 
@@ -142,4 +146,4 @@ def load_preflop_params(source: str | Path | Mapping[str, Any]) -> PreflopParams
     try:
         return _ADAPTER.validate_python(dict(data))
     except ValidationError as exc:
-        raise PreflopParamsError(validation_message(exc, name)) from None
+        raise PreflopParamsError(validation_message(exc, name, PreflopParams)) from None

@@ -28,9 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from simulator.core.actions import ActionKind
+from simulator.core.betting import Betting, BettingRound
 from simulator.core.observation import Observation
-from simulator.core.positions import table_order
-from simulator.core.streets import Street
 
 
 @dataclass(frozen=True)
@@ -44,12 +43,6 @@ class Situation:
     voluntary: bool
     small_blind: bool
     limpers: int  # opponents who called the big blind before any raise
-
-
-def dealt_in(obs: Observation) -> list[bool]:
-    """Seats dealt into this hand: still holding cards, or folded in the history."""
-    folded = {r.seat for r in obs.history if r.kind is ActionKind.FOLD}
-    return [a or s in folded for s, a in enumerate(obs.active)]
 
 
 def blind_posters(order: tuple[int, ...], blinds: tuple[int, ...]) -> tuple[int, int | None]:
@@ -66,26 +59,33 @@ def blind_posters(order: tuple[int, ...], blinds: tuple[int, ...]) -> tuple[int,
 
 def read_situation(obs: Observation, probability_play: float) -> Situation:
     """The situation of ``obs.seat``, whose pre-flop decision this is."""
-    order = table_order(dealt_in(obs), obs.button)
-    big, small = blind_posters(order, obs.game.blinds)
-    posters = len(obs.game.blinds) if len(order) > 2 else 2
-    index = order.index(obs.seat)
+    return situation_of(Betting.of(obs), obs.seat, probability_play)
+
+
+def situation_of(betting: Betting, seat: int, probability_play: float) -> Situation:
+    """The situation of ``seat`` at a pre-flop decision, from the betting so far."""
+    order = betting.order
+    big, small = blind_posters(order, betting.game.blinds)
+    posters = len(betting.game.blinds) if len(order) > 2 else 2
+    index = order.index(seat)
     position = 0 if index < posters or len(order) == 2 else len(order) - 1 - index
-    level, ours, acted, voluntary, limpers = 1, int(obs.seat == big), set(), False, 0
-    for record in obs.history:
-        if record.street is not Street.PREFLOP:
-            continue
-        acted.add(record.seat)
-        if record.kind is ActionKind.FOLD:
-            continue
-        if record.kind is ActionKind.RAISE:
-            level += 1
-        elif level == 1 and record.seat != obs.seat and record.added > 0:
-            limpers += 1
-        if record.seat == obs.seat:
-            ours, voluntary = level, voluntary or record.added > 0
-    others = [s for s in order if s != obs.seat and obs.active[s]]
-    playing = sum(1 for s in others if s in acted)
+    rnd = betting.rounds[0]
+    level = len(rnd.levels)
+    others = [s for s in order if s != seat and betting.active[s]]
+    playing = sum(1 for s in others if rnd.acted(s))
     expected = 1 + playing + probability_play * (len(others) - playing)
-    return Situation(position, round(expected, 9), level, level - ours, voluntary,
-                     obs.seat == small, limpers)
+    limpers = rnd.limpers - (1 if _limped(rnd, seat) else 0)
+    return Situation(position, round(expected, 9), level, rnd.bets_to_call(seat),
+                     rnd.voluntary(seat), seat == small, limpers)
+
+
+def _limped(rnd: BettingRound, seat: int) -> bool:
+    """Whether ``seat`` is one of the round's limpers (it called the big blind before any
+    raise): the limpers a player's raise is sized on are the others."""
+    for m in rnd.moves:
+        if m.record.kind is ActionKind.RAISE:
+            return False
+        if m.seat == seat and m.record.kind is ActionKind.CALL and m.record.added > 0 \
+                and m.to_call:
+            return True
+    return False

@@ -1,4 +1,4 @@
-"""The rival panel: independent bots the agent is measured against (DESIGN.md section 2).
+"""The rival panel: independent bots the agent is measured against.
 
 Each is registered by name in the ``holdem.bots`` entry-point group, takes a ``seed`` for
 its own generator, plays limit and no-limit (one bet in limit is a pot-sized bet in

@@ -20,7 +20,9 @@ stack goes all-in) and to what the opponents have left.
 
 from __future__ import annotations
 
-from simulator import Action, Observation
+import numpy as np
+
+from simulator import Action, Observation, Policy
 
 
 def pot_odds(obs: Observation) -> float:
@@ -52,4 +54,51 @@ def bet_or_raise(obs: Observation) -> Action:
 
 def check_or_fold(obs: Observation) -> Action:
     """Check when it is free, else fold: never fold when checking is free."""
-    return Action.fold() if obs.legal.can_fold else Action.call()
+    return obs.legal.check_or_fold()
+
+
+FOLD, CALL, RAISE = 0, 1, 2
+
+
+def choice_actions(obs: Observation) -> tuple[Action, Action, Action]:
+    """What a rival's fold, call and raise stand for here: the fold is a check when checking
+    is free, the raise one bet (limit) or the pot (no-limit), a call when raising is not
+    legal."""
+    return check_or_fold(obs), Action.call(), bet_or_raise(obs)
+
+
+def choice_policy(obs: Observation, chances: np.ndarray) -> Policy:
+    """The policy of a rival that chooses fold, call or raise: ``chances`` has a row per
+    holding and the columns fold, call, raise; choices that play the same action here (a
+    free fold is a check) share its column.
+
+    >>> from simulator.core.actions import LegalActions
+    >>> from simulator.core.game import GameConfig
+    >>> from simulator.core.observation import Observation
+    >>> legal = LegalActions(can_fold=False, call_amount=0, min_raise_to=2, max_raise_to=2)
+    >>> obs = Observation(0, 1, 0, GameConfig(), (0, 1), (2, 3, 4), 1, 4, (98, 98), (0, 0),
+    ...                   (2, 2), (True, True), (), legal)
+    >>> p = choice_policy(obs, np.array([[0.2, 0.3, 0.5]]))
+    >>> [str(a) for a in p.actions], p.probabilities.tolist()
+    (['call', 'raise to 2'], [[0.5, 0.5]])
+    """
+    actions = tuple(dict.fromkeys(choice_actions(obs)))
+    column = np.array([actions.index(a) for a in choice_actions(obs)])
+    out = np.zeros((chances.shape[0], len(actions)))
+    for choice in (FOLD, CALL, RAISE):
+        out[:, column[choice]] += chances[:, choice]
+    return Policy(actions, out)
+
+
+def draw(policy: Policy, rng: np.random.Generator) -> Action:
+    """The action of the policy's first row, drawn with one number from ``rng``."""
+    row = policy.probabilities[0]
+    index = int(np.searchsorted(np.cumsum(row), rng.random() * row.sum(), side="right"))
+    entry = policy.actions[min(index, len(row) - 1)]
+    assert isinstance(entry, Action)  # the rivals state no raise ranges
+    return entry
+
+
+def own(obs: Observation) -> list[tuple[int, int]]:
+    """The observation's own holding, as a policy is asked about it."""
+    return [(int(obs.hole_cards[0]), int(obs.hole_cards[1]))]

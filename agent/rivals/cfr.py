@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -88,6 +89,13 @@ class CfrBot(BaseBot):
         problem = refusal(game, seats)
         if problem is not None:
             raise GameError(f"{GAME}; this game is {problem}")
+
+    @classmethod
+    def check_seat(cls, params: dict[str, Any], game: GameConfig, seats: int) -> None:
+        """The tournament's check of a seat: the game at this many seats, then the strategy
+        file the params name (read and validated once per process)."""
+        cls.check_game(game, seats)
+        strategy_file.load(params.get("strategy"))
 
     def start(self, context: BotContext) -> None:
         self.check_game(context.game, len(context.names))

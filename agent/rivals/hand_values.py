@@ -4,14 +4,16 @@ The rivals rank hands with one number ``v`` per holding:
 
 * pre-flop, the share of the 1326 holdings whose class has a lower all-in equity against one
   random hand (ties counted half): the 169-class ranking, weighted by combinations;
-* after the flop, HS against a uniform range on the current board (DESIGN.md section 5),
+* after the flop, HS against a uniform range on the current board,
   which is the share of holdings the hand beats, in one pass for all holdings
   (``agent.strength.board_table``).
 
 Both are percentiles, so a range narrowed to "the top 20% of hands" means the same thing on
 every street. The class equities are data, ``data/preflop_equity.csv``, written by
-``python -m agent.rivals.hand_values`` with the rivals' Monte-Carlo kernel (200,000 deals
-per class against one random hand; the standard error is about 0.001).
+``python -m agent.rivals.hand_values``: each class's all-in equity against 1..9 random hands,
+exact against one (the holding-against-holding table, ``simulator.core.preflop_equity``) and
+from 2,000,000 seeded deals against more (one deal serves every table size; the standard
+error is about 0.0003). The rivals read it before the flop, so no decision draws a deal.
 
 >>> eq = class_equity()
 >>> from agent.strength.ranges import HAND_CLASSES
@@ -32,20 +34,25 @@ from pathlib import Path
 
 import numpy as np
 
+from agent.preflop.allin_equity import allin_equity
 from agent.strength.board_table import board_table
-from agent.strength.equity import equity
 from agent.strength.ranges import HAND_CLASSES, HOLDING_CLASS, class_holdings
 from simulator.core.cards import holding_cards
+from simulator.core.equity import equities
 from simulator.core.errors import HoldemError
+from simulator.core.packaged import packaged_file
 
-DATA = Path(__file__).with_name("data") / "preflop_equity.csv"
-_SAMPLES = 200_000
+DATA = packaged_file("agent.rivals", "data", "preflop_equity.csv")
+OPPONENTS = range(1, 10)
+_DEALS = 2_000_000
+_SEED = 169
 
 
 def _read_table(path: Path) -> np.ndarray:
     try:
         with path.open(encoding="utf-8") as fh:
-            rows = {r["class"]: float(r["equity"]) for r in csv.DictReader(fh)}
+            rows = {r["class"]: [float(r[f"eq{k}"]) for k in OPPONENTS]
+                    for r in csv.DictReader(fh)}
     except (OSError, KeyError, ValueError) as exc:
         raise HoldemError(f"cannot read the pre-flop equity table {path}: {exc}") from None
     missing = [c for c in HAND_CLASSES if c not in rows]
@@ -55,10 +62,16 @@ def _read_table(path: Path) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def class_equity() -> np.ndarray:
-    """All-in equity of each of the 169 classes (``HAND_CLASSES`` order) against one
-    random hand."""
+def _table() -> np.ndarray:
     return _read_table(DATA)
+
+
+def class_equity(opponents: int = 1) -> np.ndarray:
+    """All-in equity of each of the 169 classes (``HAND_CLASSES`` order) against
+    ``opponents`` random hands (1..9)."""
+    if opponents not in OPPONENTS:
+        raise HoldemError(f"bad number of opponents {opponents}: expected 1..9")
+    return _table()[:, opponents - 1]
 
 
 @lru_cache(maxsize=1)
@@ -86,28 +99,32 @@ def _postflop_values(board: tuple[int, ...]) -> np.ndarray:
     return values
 
 
-def compute_class_equity(samples: int = _SAMPLES, seed: int = 169) -> np.ndarray:
-    """Each class's equity against one random hand, from a representative holding (suits do
-    not matter against a uniform range)."""
-    out = np.empty(len(HAND_CLASSES))
+def compute_class_equity(deals: int = _DEALS, seed: int = _SEED) -> np.ndarray:
+    """Each class's equity against 1..9 random hands, from a representative holding (suits do
+    not matter against uniform ranges): exact against one (the holding-against-holding
+    table), by ``deals`` seeded deals against more (one deal serves every table size)."""
+    out = np.empty((len(HAND_CLASSES), len(OPPONENTS)))
     for i, name in enumerate(HAND_CLASSES):
-        rep = class_holdings(name)[0]
-        out[i] = equity(holding_cards(int(rep)), (), [None], samples=samples, seed=seed + i)
+        rep = int(class_holdings(name)[0])
+        out[i, 0] = equities((), None, [rep])[0]
+        est = allin_equity(holding_cards(rep), [k + 1 for k in OPPONENTS[1:]], deals,
+                           seed + i)
+        out[i, 1:] = est.equity
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write ``data/preflop_equity.csv`` (about ten seconds)."""
+    """Write ``data/preflop_equity.csv`` (minutes: 2,000,000 deals per class)."""
     args = sys.argv[1:] if argv is None else argv
-    samples = int(args[0]) if args else _SAMPLES
-    eq = compute_class_equity(samples)
+    deals = int(args[0]) if args else _DEALS
+    eq = compute_class_equity(deals)
     DATA.parent.mkdir(exist_ok=True)
     with DATA.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.writer(fh)
-        writer.writerow(["class", "equity"])
-        for name, value in zip(HAND_CLASSES, eq, strict=True):
-            writer.writerow([name, f"{value:.5f}"])
-    print(f"wrote {DATA} ({samples} deals per class)")
+        writer.writerow(["class", *(f"eq{k}" for k in OPPONENTS)])
+        for name, row in zip(HAND_CLASSES, eq, strict=True):
+            writer.writerow([name, *(f"{value:.5f}" for value in row)])
+    print(f"wrote {DATA} (exact against one hand; {deals} deals per class against more)")
     return 0
 
 

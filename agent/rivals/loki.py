@@ -17,7 +17,8 @@ section 7.2). It learns for the bot's life (a block).
 (:class:`~agent.preflop.expert.PreflopExpert`, Papp section 6.1), from the shipped parameters.
 
 **After the flop.** Its strength against every live opponent's weight array
-(:func:`~agent.strength.against.strength_against`): HS_n, the product of the HS against each
+(:func:`~agent.strength.range_strength.range_strength`, for every holding a policy asks
+about at once): HS_n, the product of the HS against each
 (HS^n when the arrays agree, as Papp), PPOT against the field with one card of lookahead (the
 thesis' PPOT1), and ``EHS' = HS_n + (1 - HS_n) PPOT``. The rules, in Papp's order of priority
 (each applies only when the ones before it did not):
@@ -77,15 +78,21 @@ that pot-sized bet. It never raises when no live opponent has chips behind.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from agent.defense import DefenseParams
 from agent.modeller import ModellerParams, OpponentModeller
+from agent.modeller.hand import HandModel
 from agent.preflop.expert import PreflopExpert
 from agent.preflop.params import DEFAULT_PARAMS_FILE, load_preflop_params
+from agent.preflop_policy import preflop_rows
 from agent.rivals.betting import bet_or_raise, check_or_fold, pot_odds, pot_raise_to
-from agent.strength.against import TableStrength, strength_against
+from agent.rivals.params import LokiParams, RivalParamsError, validated
+from agent.strength.against import TableStrength
+from agent.strength.range_strength import RangeStrength, range_strength
 from simulator import (
     Action,
     ActionKind,
@@ -93,27 +100,34 @@ from simulator import (
     BotContext,
     Event,
     HandStarted,
-    HoldemError,
     Observation,
+    Policy,
     Street,
 )
+from simulator.core.betting import Betting
+from simulator.core.cards import HOLDING_INDEX
+from simulator.core.state import observations_along
+from simulator.play.protocol import holding_indices
 
 _TRIPLE_INDEX = {ActionKind.FOLD: 0, ActionKind.CALL: 1, ActionKind.RAISE: 2}
 
 
-class LokiParamsError(HoldemError, ValueError):
+class LokiParamsError(RivalParamsError):
     """A Loki parameter out of its range."""
 
 
-def passes(x: float, threshold: float, spread: float) -> float:
+def passes(x: np.ndarray, threshold: float, spread: float) -> np.ndarray:
     """The chance that ``x >= threshold`` passes on a linear ramp of half-width ``spread``.
 
-    >>> passes(0.86, 0.85, 0.0), passes(0.84, 0.85, 0.0), round(passes(0.83, 0.85, 0.05), 6)
-    (1.0, 0.0, 0.3)
+    >>> passes(np.array([0.86, 0.84, 0.83]), 0.85, 0.0).tolist()
+    [1.0, 0.0, 0.0]
+    >>> round(float(passes(np.array([0.83]), 0.85, 0.05)[0]), 6)
+    0.3
     """
+    x = np.asarray(x, dtype=np.float64)
     if spread <= 0:
-        return 1.0 if x >= threshold else 0.0
-    return float(min(max((x - threshold) / (2 * spread) + 0.5, 0.0), 1.0))
+        return (x >= threshold).astype(np.float64)
+    return np.clip((x - threshold) / (2 * spread) + 0.5, 0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -129,12 +143,8 @@ class Round:
 
 def read_round(obs: Observation) -> Round:
     """The current round of ``obs`` (after the flop no blind counts as a bet)."""
-    levels = [int(r.amount) for r in obs.history
-              if r.street == obs.street and r.kind is ActionKind.RAISE]
-    ours = obs.bets[obs.seat]
-    voluntary = any(r.seat == obs.seat and r.street == obs.street and r.added > 0
-                    for r in obs.history)
-    return Round(len(levels), sum(1 for level in levels if level > ours), voluntary)
+    rnd = Betting.of(obs).current
+    return Round(rnd.raises, rnd.bets_to_call(obs.seat), rnd.voluntary(obs.seat))
 
 
 @dataclass(frozen=True)
@@ -170,33 +180,42 @@ class LokiRules:
         """The rules that decide, with their chances (summing to 1), for a post-flop spot:
         ``odds`` the pot odds of a call, ``odds2`` Papp's Pot_Odds2, ``continuing`` whether a
         semi-bluff of the previous round goes on."""
-        out: list[Branch] = []
-        rest = 1.0
+        table = self.table(rnd, np.array([strength.ehs_optimistic]),
+                           np.array([strength.ppot]), np.array([strength.hs_n]), street, odds,
+                           odds2, np.array([1.0 if continuing else 0.0]))
+        return tuple(Branch(rule, kind, float(p[0])) for rule, kind, p in table if p[0] > 0)
 
-        def take(rule: str, kind: ActionKind, chance: float) -> None:
+    def table(self, rnd: Round, ehs_optimistic: np.ndarray, ppot: np.ndarray,
+              hs_n: np.ndarray, street: Street, odds: float, odds2: float,
+              continuing: np.ndarray) -> list[tuple[str, ActionKind, np.ndarray]]:
+        """:meth:`branches` for many hands at once: each rule's action and its chance per
+        hand (arrays of the strengths); ``continuing`` is each hand's chance that a semi-bluff
+        goes on (our earlier draws are hidden, so it can be between 0 and 1)."""
+        out: list[tuple[str, ActionKind, np.ndarray]] = []
+        rest = np.ones_like(ehs_optimistic, dtype=np.float64)
+
+        def take(rule: str, kind: ActionKind, chance: np.ndarray) -> None:
             nonlocal rest
-            if rest * chance > 0:
-                out.append(Branch(rule, kind, rest * chance))
-            rest *= 1.0 - chance
+            out.append((rule, kind, rest * chance))
+            rest = rest * (1.0 - chance)
 
-        ehs = strength.ehs_optimistic
         take("make2", ActionKind.RAISE if rnd.bets_made < 2 else ActionKind.CALL,
-             passes(ehs, self.make2, self.spread))
-        make1 = passes(ehs, self.make1, self.spread)
+             passes(ehs_optimistic, self.make2, self.spread))
+        make1 = passes(ehs_optimistic, self.make1, self.spread)
         if rnd.facing == 0:
             take("make1", ActionKind.RAISE, make1)
         elif rnd.facing == 1 or rnd.voluntary:
             take("make1", ActionKind.CALL, make1)
         if rnd.facing == 0:
-            take("semi-bluff", ActionKind.RAISE,
-                 1.0 if continuing else passes(strength.ppot, odds2, self.odds_spread))
-            take("check", ActionKind.CALL, 1.0)
+            plain = passes(ppot, odds2, self.odds_spread)
+            take("semi-bluff", ActionKind.RAISE, continuing + (1.0 - continuing) * plain)
+            take("check", ActionKind.CALL, np.ones_like(rest))
         else:
             river = street is Street.RIVER
             take("showdown odds" if river else "pot odds", ActionKind.CALL,
-                 passes(strength.hs_n if river else strength.ppot, odds, self.odds_spread))
-            take("fold", ActionKind.FOLD, 1.0)
-        return tuple(out)
+                 passes(hs_n if river else ppot, odds, self.odds_spread))
+            take("fold", ActionKind.FOLD, np.ones_like(rest))
+        return out
 
     @staticmethod
     def triple(branches: tuple[Branch, ...]) -> tuple[float, float, float]:
@@ -224,6 +243,33 @@ class LokiDecision:
         return LokiRules.triple(self.branches)
 
 
+@dataclass(frozen=True)
+class LokiRows:
+    """The post-flop decision for each holding asked about: the strength, the round, the
+    odds, each hand's chance that a semi-bluff goes on, each rule's action kind and chance
+    per hand, and the chance of each distinct action (holdings x actions)."""
+
+    strength: RangeStrength
+    round: Round
+    odds: float
+    odds2: float
+    continuing: np.ndarray
+    rules: list[tuple[str, ActionKind, np.ndarray]]
+    actions: tuple[Action, ...]
+    probabilities: np.ndarray
+
+    def decision(self, index: int, chosen: int, action: Action) -> LokiDecision:
+        """The record of holding ``index`` drawing its ``chosen``-th rule."""
+        s = self.strength
+        table = TableStrength(tuple(float(x) for x in s.hs[index]), float(s.hs_n[index]),
+                              float(s.ppot[index]), float(s.npot[index]), float(s.ehs[index]),
+                              float(s.ehs_optimistic[index]))
+        branches = tuple(Branch(rule, kind, float(p[index])) for rule, kind, p in self.rules)
+        return LokiDecision(table, self.round, self.odds, self.odds2,
+                            tuple(b for b in branches if b.probability > 0),
+                            branches[chosen].rule, action)
+
+
 def _bet_chips(obs: Observation) -> int:
     """The chips our bet would put in: one bet in limit, the pot in no-limit."""
     game = obs.game
@@ -234,6 +280,31 @@ def _bet_chips(obs: Observation) -> int:
     return obs.pot
 
 
+def _action(obs: Observation, kind: ActionKind) -> Action:
+    """The action a rule's kind plays at ``obs``."""
+    if kind is ActionKind.FOLD:
+        return check_or_fold(obs)
+    if kind is ActionKind.RAISE and any(obs.stacks[o] > 0 for o in obs.live_opponents):
+        return bet_or_raise(obs)
+    return Action.call()
+
+
+LOKI_MODELLER = ModellerParams(
+    min_matches=20, size_edges=(0.4, 0.8, 1.5), max_nodes=1_000_000, prune_to=0.8,
+    prior_observations=20,
+    default_frequencies=((0.0, 0.5, 0.5), (0.5, 0.3, 0.2), (0.7, 0.2, 0.1)),
+    raised_back_frequencies=(0.1, 0.6, 0.3), reweighting="threshold",
+    sigma_preflop=330.0, sigma_postflop=0.2, preflop_skip_percentile=5.0, weight_floor=0.01,
+    triple_spread_preflop=165.0, triple_spread_postflop=0.1)
+"""Loki's opponent modeller, every value written here so that a change to the agent's
+defaults never moves the yardstick: Papp's 20-observation blend with Table B.2, his
+threshold re-weighting with the 330-unit pre-flop and 0.2 post-flop spreads, the 5th-
+percentile skip and the 0.01 floor (the chain and raised-back values are unused in its
+``"frequencies"`` mode with Papp's contexts)."""
+
+NO_DEFENCE = DefenseParams(enabled=False, realization=1.0)
+
+
 class LokiBot(BaseBot):
     """Loki-1 (Papp 1998): the pre-flop expert's income-rate rules, then make2 / make1 on
     EHS' against its own opponent weight arrays, semi-bluffs, pot and showdown odds.
@@ -242,92 +313,129 @@ class LokiBot(BaseBot):
     cards for PPOT (1: Papp's PPOT1); ``model`` the modeller's mode (``"frequencies"``: Loki-1;
     ``"off"``: uniform weights); ``tightness`` of the pre-flop rules (None: the parameter
     file's); ``seed`` for its own generator.
+
+    **Its policy** (``simulator.PolicyBot``): before the flop the expert's strategies with
+    their noise averaged out and narrowed by Bayes over our earlier pre-flop actions
+    (:func:`agent.preflop_policy.preflop_rows`, without the agent's defence); after it, the
+    rules' chances for each holding, where the hidden "a semi-bluff goes on" is the chance,
+    by Bayes over our bet on the previous round, that the bet was a semi-bluff. ``act``
+    draws from its own holding's row, so nothing is kept between decisions but the model.
     """
 
     def __init__(self, make2: float = 0.85, make1: float = 0.50, spread: float = 0.05,
                  odds_spread: float = 0.02, lookahead: int = 1, model: str = "frequencies",
                  tightness: str | None = None, seed: int | None = None) -> None:
-        if lookahead not in (1, 2):
-            raise LokiParamsError(f"loki: lookahead must be 1 or 2, got {lookahead!r}")
-        if model not in ("off", "frequencies"):
-            raise LokiParamsError(f"loki: model must be 'off' or 'frequencies', got {model!r}")
-        self.rules = LokiRules(make2, make1, spread, odds_spread)
-        self.lookahead = int(lookahead)
-        # Papp's Loki-1 counts by bets to call only; the raised-back context is our agent's
-        self.modeller = OpponentModeller(ModellerParams(raised_back_context=False), mode=model)
+        p = validated(LokiParams, "loki", {
+            "make2": make2, "make1": make1, "spread": spread, "odds_spread": odds_spread,
+            "lookahead": lookahead, "model": model, "tightness": tightness}, LokiParamsError)
+        self.rules = LokiRules(p.make2, p.make1, p.spread, p.odds_spread)
+        self.lookahead = p.lookahead
+        self.modeller = OpponentModeller(LOKI_MODELLER, mode=p.model, contexts="papp")
         params = load_preflop_params(DEFAULT_PARAMS_FILE)
-        if tightness is not None:
-            if tightness not in ("tight", "moderate", "loose"):
-                raise LokiParamsError(f"loki: tightness must be 'tight', 'moderate' or "
-                                      f"'loose', got {tightness!r}")
-            params = replace(params, tightness=tightness)
+        if p.tightness is not None:
+            params = replace(params, tightness=p.tightness)
         self.expert = PreflopExpert(params)
         self.rng = np.random.default_rng(seed)
         self.last_decision: LokiDecision | None = None
-        self._bluff: tuple[int, Street] | None = None  # (hand, street) of our last semi-bluff
 
     # --- the lifecycle ----------------------------------------------------------------------
 
     def start(self, context: BotContext) -> None:
         self.modeller.start(context)
 
+    def freeze(self) -> None:
+        """Learn nothing in this match (``simulator.LearningBot``): its opponent model's
+        frequencies stay as they start."""
+        self.modeller.freeze()
+
     def observe(self, event: Event) -> None:
         self.modeller.observe(event)
         if isinstance(event, HandStarted):
-            self._bluff = None
             self.last_decision = None
 
     def reset(self) -> None:
         self.modeller.reset()
-        self._bluff = None
         self.last_decision = None
 
     # --- decisions --------------------------------------------------------------------------
 
+    def policy(self, observation: Observation,
+               holdings: Sequence[tuple[int, int]]) -> Policy:
+        """Each holding's chance of each action at ``observation`` (see the class doc)."""
+        indices = holding_indices(holdings, observation.board)
+        path = self.modeller.path_at(observation.history, observation.board, observation.street)
+        if observation.street is Street.PREFLOP:
+            pre = preflop_rows(observation, path, self.expert, NO_DEFENCE, indices)
+            return Policy(pre.actions, pre.probabilities)
+        rows = self.rows(observation, path, indices)
+        return Policy(rows.actions, rows.probabilities)
+
     def act(self, observation: Observation) -> Action:
         if observation.street is Street.PREFLOP:
-            return self.expert.decide(observation, self.rng).action
+            path = self.modeller.path_at(observation.history, observation.board)
+            pre = preflop_rows(observation, path, self.expert, NO_DEFENCE, self._own(observation))
+            row = pre.probabilities[0]
+            index = int(np.searchsorted(np.cumsum(row), self.rng.random() * row.sum(),
+                                        side="right").clip(0, len(row) - 1))
+            return pre.actions[index]
         return self.decide(observation).action
-
-    def strength(self, obs: Observation) -> TableStrength:
-        """Our strength against each live opponent's weight array."""
-        weights = [self.modeller.weights(s) for s in obs.live_opponents]
-        return strength_against(obs.hole_cards, obs.board, weights, self.lookahead)
 
     def decide(self, obs: Observation) -> LokiDecision:
         """The post-flop decision for ``obs`` (draws one number from the generator)."""
-        rnd = read_round(obs)
-        strength = self.strength(obs)
-        odds = pot_odds(obs)
-        b = _bet_chips(obs)
-        odds2 = 2 * b / (obs.pot + 6 * b) if b > 0 else 0.0
-        branches = self.rules.branches(rnd, strength, obs.street, odds, odds2,
-                                       self._continuing(obs, rnd))
-        chances = np.array([br.probability for br in branches])
-        chosen = branches[int(self.rng.choice(len(branches), p=chances / chances.sum()))]
-        if chosen.rule == "semi-bluff":
-            self._bluff = (obs.hand_number, obs.street)
-        decision = LokiDecision(strength, rnd, odds, odds2, branches, chosen.rule,
-                                self._action(obs, chosen.kind))
+        path = self.modeller.path_at(obs.history, obs.board, obs.street)
+        rows = self.rows(obs, path, self._own(obs))
+        chances = np.array([p[0] for _, _, p in rows.rules])
+        chosen = int(self.rng.choice(len(chances), p=chances / chances.sum()))
+        decision = rows.decision(0, chosen, _action(obs, rows.rules[chosen][1]))
         self.last_decision = decision
         return decision
 
-    def _continuing(self, obs: Observation, rnd: Round) -> bool:
-        """We semi-bluffed on the previous round, no opponent bet or raised since, and
-        nothing is owed now."""
-        if self._bluff is None or rnd.facing:
-            return False
-        hand, street = self._bluff
-        if hand != obs.hand_number or street != obs.street - 1:
-            return False
-        return not any(r.kind is ActionKind.RAISE and r.seat != obs.seat and r.street >= street
-                       for r in obs.history)
-
     @staticmethod
-    def _action(obs: Observation, kind: ActionKind) -> Action:
-        if kind is ActionKind.FOLD:
-            return check_or_fold(obs)
-        if kind is ActionKind.RAISE and any(obs.stacks[o] > 0 for o in obs.live_opponents):
-            return bet_or_raise(obs)
-        return Action.call()
+    def _own(obs: Observation) -> np.ndarray:
+        return np.array([HOLDING_INDEX[obs.hole_cards[0], obs.hole_cards[1]]])
 
+    def rows(self, obs: Observation, path: Sequence[HandModel],
+             holdings: np.ndarray) -> LokiRows:
+        """The post-flop decision at ``obs`` for each holding (indices); ``path`` is the
+        modeller's picture before each action of ``obs.history`` and now."""
+        weights = [self.modeller.weights(s, path[-1]) for s in obs.live_opponents]
+        strength = range_strength(obs.board, weights, holdings, self.lookahead)
+        rnd = read_round(obs)
+        odds = pot_odds(obs)
+        b = _bet_chips(obs)
+        odds2 = 2 * b / (obs.pot + 6 * b) if b > 0 else 0.0
+        continuing = self._continuing(obs, rnd, path, holdings)
+        rules = self.rules.table(rnd, strength.ehs_optimistic, strength.ppot, strength.hs_n,
+                                 obs.street, odds, odds2, continuing)
+        plays = [_action(obs, kind) for _, kind, _ in rules]
+        actions = tuple(dict.fromkeys(plays))
+        probabilities = np.zeros((len(holdings), len(actions)))
+        for action, (_, _, chance) in zip(plays, rules, strict=True):
+            probabilities[:, actions.index(action)] += chance
+        return LokiRows(strength, rnd, odds, odds2, continuing, rules, actions, probabilities)
+
+    def _continuing(self, obs: Observation, rnd: Round, path: Sequence[HandModel],
+                    holdings: np.ndarray) -> np.ndarray:
+        """Each hand's chance that a semi-bluff goes on: we bet on the previous round, no
+        opponent bet or raised since, nothing is owed now, and (by Bayes over that bet's
+        rules) the bet was a semi-bluff."""
+        none = np.zeros(len(holdings))
+        previous = obs.street - 1
+        if previous < Street.FLOP or rnd.facing:
+            return none
+        history = obs.history
+        if any(r.kind is ActionKind.RAISE and r.seat != obs.seat and r.street >= previous
+               for r in history):
+            return none
+        ours = [i for i, r in enumerate(history) if r.seat == obs.seat and r.street == previous]
+        if not ours:
+            return none
+        i = ours[0]
+        before = observations_along(obs)[i]
+        taken = Action(history[i].kind, history[i].amount)
+        then = self.rows(before, path[:i + 1], holdings)
+        fits = [(rule, chance) for rule, kind, chance in then.rules
+                if _action(before, kind) == taken]
+        played = sum((chance for _, chance in fits), none)
+        bluffed = sum((chance for rule, chance in fits if rule == "semi-bluff"), none)
+        return np.where(played > 0, bluffed / np.where(played > 0, played, 1.0), 0.0)

@@ -18,5 +18,5 @@ class ManiacBot(StyleBot):
 
     def __init__(self, preflop_play: float = 0.85, preflop_raise: float = 0.5,
                  value: float = 1.1, call: float = 0.6, bluff: float = 0.3,
-                 jitter: float = 0.05, samples: int = 300, seed: int | None = None) -> None:
-        super().__init__(preflop_play, preflop_raise, value, call, bluff, jitter, samples, seed)
+                 jitter: float = 0.05, seed: int | None = None) -> None:
+        super().__init__(preflop_play, preflop_raise, value, call, bluff, jitter, seed)

@@ -1,10 +1,11 @@
-"""``mc``: the Monte-Carlo equity player, the common baseline of other poker frameworks.
+"""``mc``: the equity player, the common baseline of other poker frameworks.
 
-Its equity against random hands of every live opponent (1,000 deals by default, in the
-rivals' numba kernel) decides, pre-flop and after: fold when it is below the pot odds, bet or
-raise when it is at least ``1.5 / players in the hand``, otherwise check or call. It bets one
-bet in limit and the pot in no-limit. It learns nothing; its only randomness is the deals of
-its simulation, drawn from its own seeded generator.
+Its equity against random hands of every live opponent decides, pre-flop and after: fold
+when it is below the pot odds, bet or raise when it is at least ``1.5 / players in the
+hand``, otherwise check or call. It bets one bet in limit and the pot in no-limit. It learns
+nothing. Other frameworks estimate that equity by Monte Carlo; here it is computed
+(:mod:`agent.rivals.equity`), so the bot plays a fixed function of its cards and the spot,
+and its policy, for every holding at once, is that function's value.
 
 >>> from simulator.core.game import GameConfig
 >>> from simulator.core.state import HandState
@@ -19,41 +20,45 @@ its simulation, drawn from its own seeded generator.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from agent.rivals.betting import bet_or_raise, check_or_fold, pot_odds
-from agent.strength.equity import equity
-from simulator import Action, BaseBot, Observation
+from agent.rivals.betting import CALL, FOLD, RAISE, choice_policy, draw, own, pot_odds
+from agent.rivals.equity import equities_against
+from agent.rivals.params import MCParams, validated
+from simulator import Action, BaseBot, Observation, Policy
+from simulator.play.protocol import holding_indices
 
 
 class MonteCarloBot(BaseBot):
-    """Monte-Carlo equity against random hands: fold below the pot odds, raise when high.
+    """Equity against random hands: fold below the pot odds, raise when high.
 
-    It raises at ``raise_share / players`` or more, else calls; ``samples`` deals per
-    decision.
+    It raises at ``raise_share / players`` or more, else calls.
     """
 
-    def __init__(self, samples: int = 1000, raise_share: float = 1.5,
-                 seed: int | None = None) -> None:
-        if samples < 1:
-            raise ValueError(f"mc: samples must be >= 1, got {samples}")
-        if raise_share <= 0:
-            raise ValueError(f"mc: raise_share must be > 0, got {raise_share}")
-        self.samples = int(samples)
-        self.raise_share = float(raise_share)
+    def __init__(self, raise_share: float = 1.5, seed: int | None = None) -> None:
+        params = validated(MCParams, "mc", {"raise_share": raise_share})
+        self.raise_share = params.raise_share
         self.rng = np.random.default_rng(seed)
 
+    def equities(self, obs: Observation, holdings: np.ndarray) -> np.ndarray:
+        """Each holding's equity against a random hand for each live opponent."""
+        return equities_against(obs.board, [None] * len(obs.live_opponents), holdings)
+
     def equity(self, obs: Observation) -> float:
-        """Our equity against a random hand for each live opponent."""
-        opponents = obs.live_opponents
-        return equity(obs.hole_cards, obs.board, [None] * len(opponents), self.samples,
-                      int(self.rng.integers(2**32)))
+        """Our own holding's equity (see :meth:`equities`)."""
+        return float(self.equities(obs, holding_indices(own(obs), obs.board))[0])
+
+    def policy(self, observation: Observation,
+               holdings: Sequence[tuple[int, int]]) -> Policy:
+        obs = observation
+        indices = holding_indices(holdings, obs.board)
+        eq = self.equities(obs, indices)
+        players = len(obs.live_opponents) + 1
+        choice = np.where(eq < pot_odds(obs), FOLD,
+                          np.where(eq >= self.raise_share / players, RAISE, CALL))
+        return choice_policy(obs, np.eye(3)[choice].reshape(len(indices), 3))
 
     def act(self, observation: Observation) -> Action:
-        eq = self.equity(observation)
-        players = len(observation.live_opponents) + 1
-        if eq < pot_odds(observation):
-            return check_or_fold(observation)
-        if eq >= self.raise_share / players:
-            return bet_or_raise(observation)
-        return Action.call()
+        return draw(self.policy(observation, own(observation)), self.rng)

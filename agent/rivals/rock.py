@@ -18,5 +18,5 @@ class RockBot(StyleBot):
 
     def __init__(self, preflop_play: float = 0.15, preflop_raise: float = 0.03,
                  value: float = 1.6, call: float = 1.2, bluff: float = 0.0,
-                 jitter: float = 0.05, samples: int = 300, seed: int | None = None) -> None:
-        super().__init__(preflop_play, preflop_raise, value, call, bluff, jitter, samples, seed)
+                 jitter: float = 0.05, seed: int | None = None) -> None:
+        super().__init__(preflop_play, preflop_raise, value, call, bluff, jitter, seed)

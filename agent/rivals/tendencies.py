@@ -7,10 +7,10 @@ bet), with a context of its own for a player raised back after it bet or raised 
 street, who folds far less than one facing two bets cold. A player facing a bet folds, calls
 (passive) or raises (aggressive); a player facing none checks (passive) or bets
 (aggressive). The rates are posterior means over a prior of ``prior_weight`` pseudo-actions
-at Papp's defaults (Table B.2: facing no bet 0/.5/.5, one .5/.3/.2, two or more .7/.2/.1;
-DESIGN.md section 6) and, raised back, .1/.6/.3 (proposed here).
+at Papp's defaults (Table B.2: facing no bet 0/.5/.5, one .5/.3/.2, two or more .7/.2/.1)
+and, raised back, .1/.6/.3 (proposed here).
 
-Which hands take which action: a threshold model (Papp's Loki-1, DESIGN.md section 6) puts the
+Which hands take which action: a threshold model (Papp's Loki-1) puts the
 folds below one hand value ``v`` (``agent.rivals.hand_values``) and the raises above another,
 with a linear ramp of half-width ``sigma`` around each. The thresholds are set so that the
 ranges the player held when it chose (as the exploiter modelled them) reproduce its rates:
@@ -36,15 +36,17 @@ range when it raises.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from simulator import ActionKind, ActionRecord, Street
+from agent.modeller.params import RAISED_BACK_FREQUENCIES, TABLE_B2
+from agent.modeller.tracker import RAISED_BACK
+from simulator import ActionKind, Street
+from simulator.core.betting import Betting, BettingRound
 
 PREFLOP, POSTFLOP = 0, 1
-FREE, ONE_BET, TWO_BETS, RAISED_BACK = 0, 1, 2, 3  # the contexts (see the module doc)
+FREE, ONE_BET, TWO_BETS = 0, 1, 2  # bets faced; RAISED_BACK is the modeller's fourth context
 FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2
 MOVE_NAMES = ("fold", "passive", "aggressive")
 
@@ -69,54 +71,52 @@ class Step:
     capped: bool = False  # facing a capped round: raising was not an option
 
 
-def context_after_raise(history: Sequence[ActionRecord], street: Street, seat: int) -> int:
-    """The context ``seat`` will be in when we bet or raise now on ``street``."""
-    raises = [r.seat for r in history if r.street == street and r.kind is ActionKind.RAISE]
-    if seat in raises:
+def context_after_raise(rnd: BettingRound, seat: int) -> int:
+    """The context ``seat`` will be in when we bet or raise now in the round ``rnd``."""
+    if rnd.raised(seat):
         return RAISED_BACK
-    return min(len(raises) + (1 if street == Street.PREFLOP else 0) + 1, TWO_BETS)
+    return min(len(rnd.levels) + 1, TWO_BETS)
 
 
-def read_moves(history: Sequence[ActionRecord], cap: int | None = None) -> list[Step]:
+def read_moves(betting: Betting, cap: int | None = None) -> list[Step]:
     """Each action's context and move.
 
-    The bets faced are those made on the street before the action (capped at two); a call
-    that puts no chips in is a check and faces none, and a fold or a call of chips faces at
-    least one. A player facing a raise after its own bet or raise on the street is
-    ``RAISED_BACK``. With a limit ``cap`` (bets a round, the big blind counted pre-flop), a
-    call or fold facing a capped round is marked ``capped``: it chose only whether to go on.
+    The bets faced are those made on the street before the action (capped at two; pre-flop
+    the big blind is the first); a call that puts no chips in is a check and faces none, and
+    a fold or a call of chips faces at least one. A player facing a raise after its own bet
+    or raise on the street is ``RAISED_BACK``. With a limit ``cap`` (bets a round, the big
+    blind counted pre-flop), a call or fold facing a capped round is marked ``capped``: it
+    chose only whether to go on.
 
-    >>> from simulator import ActionRecord
-    >>> h = [ActionRecord(0, Street.FLOP, ActionKind.CALL, None, 0),
-    ...      ActionRecord(1, Street.FLOP, ActionKind.RAISE, 4, 4),
-    ...      ActionRecord(0, Street.FLOP, ActionKind.RAISE, 8, 8),
-    ...      ActionRecord(1, Street.FLOP, ActionKind.FOLD, None, 0)]
-    >>> [(s.facing, MOVE_NAMES[s.move]) for s in read_moves(h)]
+    >>> from simulator import ActionRecord, GameConfig
+    >>> b = Betting.start(GameConfig(variant="limit", blinds=(1, 2)), 1, (100, 100))
+    >>> b = b.deal(Street.FLOP)
+    >>> for r in [ActionRecord(0, Street.FLOP, ActionKind.CALL, None, 0),
+    ...           ActionRecord(1, Street.FLOP, ActionKind.RAISE, 4, 4),
+    ...           ActionRecord(0, Street.FLOP, ActionKind.RAISE, 8, 8),
+    ...           ActionRecord(1, Street.FLOP, ActionKind.FOLD, None, 0)]:
+    ...     b = b.apply(r)
+    >>> [(s.facing, MOVE_NAMES[s.move]) for s in read_moves(b)]
     [(0, 'passive'), (0, 'aggressive'), (1, 'aggressive'), (3, 'fold')]
     """
     steps: list[Step] = []
-    bets = {street: (1 if street == Street.PREFLOP else 0) for street in Street}
-    raised: set[tuple[int, Street]] = set()
-    for r in history:
-        faced = min(bets[r.street], TWO_BETS)
-        if (r.seat, r.street) in raised:
-            faced = RAISED_BACK
-        capped = cap is not None and bets[r.street] >= cap
+    for m in betting.moves:
+        r = m.record
+        faced = RAISED_BACK if m.raised else min(m.bets, TWO_BETS)
+        capped = cap is not None and m.bets >= cap
         if r.kind is ActionKind.FOLD:
             facing, move = max(faced, ONE_BET), FOLD
         elif r.kind is ActionKind.CALL:
             facing, move = (max(faced, ONE_BET) if r.added > 0 else FREE), PASSIVE
         else:
             facing, move = faced, AGGRESSIVE
-            bets[r.street] += 1
-            raised.add((r.seat, r.street))
         steps.append(Step(r.seat, r.street, facing, move, capped and move != AGGRESSIVE))
     return steps
 
 
 def ramp(v: np.ndarray, mu: float, sigma: float) -> np.ndarray:
     """Papp's threshold factor: 0 below ``mu - sigma``, 1 above ``mu + sigma``, linear
-    between (DESIGN.md section 6 test vector: mu .6, sigma .2).
+    between (the worked test vector: mu .6, sigma .2).
 
     >>> ramp(np.array([0.35, 0.45, 0.6, 0.75, 0.85]), 0.6, 0.2).round(6).tolist()
     [0.0, 0.125, 0.5, 0.875, 1.0]
@@ -160,8 +160,8 @@ class Tendencies:
     """One opponent's counts (see the module doc). ``sigma`` is the ramp's half-width per
     phase (pre-flop, after the flop); every default is proposed here except the prior rates."""
 
-    PRIOR_RATES = np.array([[0.0, 0.5, 0.5], [0.5, 0.3, 0.2], [0.7, 0.2, 0.1],
-                            [0.1, 0.6, 0.3]])  # [facing] -> fold, passive, aggressive
+    PRIOR_RATES = np.array([*TABLE_B2, RAISED_BACK_FREQUENCIES])  # [facing] -> fold, passive,
+    # aggressive: the modeller's defaults, Papp's Table B.2 and the raised-back row
 
     def __init__(self, prior_weight: float = 10.0, bin_prior: float = 4.0,
                  sigma: tuple[float, float] = (0.1, 0.2)) -> None:

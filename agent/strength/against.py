@@ -1,7 +1,7 @@
 """Our strength against the live opponents' own weight arrays, for one decision.
 
 With one weight array per opponent, HS against the table is the product of the HS against
-each (DESIGN.md section 5, HS_n with per-opponent weights), and the potential is taken
+each (HS_n with per-opponent weights), and the potential is taken
 against Loki's field array (each opponent's weights normalised, then averaged), which costs
 one hand-potential pass however many opponents there are. EHS and EHS' follow from those.
 

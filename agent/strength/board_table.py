@@ -1,9 +1,10 @@
-"""The per-street board table: ranks of every holding on this board and on the boards to come.
+"""The per-street board table: strength questions over the ranks of every holding on a board.
 
 Every player at the table sees the same board, so the ranks of all 1326 holdings on it (and on
-every board one or two cards further on) are computed once per street and shared by every
-question asked during it: HS, PPOT and NPOT of any hand against any weights, and HS of every
-holding against a range, become array reductions over these tables (DESIGN.md section 5).
+every board one or two cards further on, ``simulator.core.board_ranks``) are computed once per
+street and shared by every question asked during it: HS, PPOT and NPOT of any hand against
+any weights, and HS of every holding against a range, become array reductions over these
+tables.
 
 A rank of 0 marks a holding that clashes with the board (or with the runout of that row); real
 ranks run 1 (royal flush) .. 7462, lower is better, as ``simulator.core.hand_ranks``.
@@ -21,7 +22,6 @@ ranks run 1 (royal flush) .. 7462, lower is better, as ``simulator.core.hand_ran
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -30,9 +30,9 @@ import numpy as np
 
 from agent.strength.errors import RangeError, StrengthError
 from agent.strength.numpy_sums import pairwise_sum
-from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS, format_cards
+from simulator.core.board_ranks import board_ranks, clear_board_ranks, sorted_board
+from simulator.core.cards import HOLDINGS, NUM_HOLDINGS, format_cards
 from simulator.core.errors import CardError
-from simulator.core.hand_ranks import rank_summary
 
 AHEAD, TIED, BEHIND = 0, 1, 2
 
@@ -43,61 +43,6 @@ _ONES = np.ones(NUM_HOLDINGS)
 
 
 # --- kernels --------------------------------------------------------------------------------
-
-
-@numba.njit(cache=True, nogil=True)
-def _rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
-               hold_b: np.ndarray, out: np.ndarray) -> None:
-    """``out[r, h]``: rank of holding h on ``board + runouts[r]``; 0 where h shares a card.
-
-    ``runouts`` has shape (n, m) with m = 0, 1 or 2 extra cards per row.
-
-    Without a flush only the ranks of the cards matter, so each row ranks the 91 pairs of
-    hole-card ranks once and the holdings look theirs up; only a holding that makes a flush
-    (five of a suit: the board holds three or more of it) is ranked on its own. The sums are
-    ``rank_summary``'s, so the ranks are the evaluator's exactly.
-    """
-    k = board.shape[0]
-    m = runouts.shape[1]
-    total = k + m + 2
-    board_mask = np.int64(0)
-    b_cnt, b_sc, b_sm = np.int64(0), np.int64(0), np.int64(0)
-    for j in range(k):
-        c = np.int64(board[j])
-        board_mask |= np.int64(1) << c
-        b_cnt += np.int64(1) << (3 * (c >> 2))
-        b_sc += np.int64(1) << (4 * (c & 3))
-        b_sm |= np.int64(1) << (16 * (c & 3) + (c >> 2))
-    pair = np.zeros((13, 13), dtype=np.int64)
-    for r in range(runouts.shape[0]):
-        dead, cnt, sc, sm = board_mask, b_cnt, b_sc, b_sm
-        for j in range(m):
-            c = np.int64(runouts[r, j])
-            dead |= np.int64(1) << c
-            cnt += np.int64(1) << (3 * (c >> 2))
-            sc += np.int64(1) << (4 * (c & 3))
-            sm |= np.int64(1) << (16 * (c & 3) + (c >> 2))
-        for lo in range(13):
-            for hi in range(lo, 13):
-                both = (np.int64(1) << (3 * lo)) + (np.int64(1) << (3 * hi))
-                # a rank already four times on the board: every such holding is dead
-                if ((cnt >> (3 * lo)) & 7) + (2 if lo == hi else 1) <= 4 and (
-                        (cnt >> (3 * hi)) & 7) < 4:
-                    pair[lo, hi] = rank_summary(cnt + both, np.int64(0), np.int64(0), total)
-        for h in range(hold_a.shape[0]):
-            a = np.int64(hold_a[h])
-            b = np.int64(hold_b[h])
-            if (dead >> a) & 1 or (dead >> b) & 1:
-                out[r, h] = 0
-                continue
-            h_sc = sc + (np.int64(1) << (4 * (a & 3))) + (np.int64(1) << (4 * (b & 3)))
-            if (h_sc + 0x3333) & 0x8888:  # five of a suit
-                h_cnt = cnt + (np.int64(1) << (3 * (a >> 2))) + (np.int64(1) << (3 * (b >> 2)))
-                h_sm = (sm | (np.int64(1) << (16 * (a & 3) + (a >> 2)))
-                        | (np.int64(1) << (16 * (b & 3) + (b >> 2))))
-                out[r, h] = rank_summary(h_cnt, h_sc, h_sm, total)
-            else:
-                out[r, h] = pair[a >> 2, b >> 2]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -269,12 +214,6 @@ def _against_kernel(ranks: np.ndarray, hero: int, hero_a: int, hero_b: int,
 # --- the table ------------------------------------------------------------------------------
 
 
-def _runouts(board: tuple[int, ...], n_cards: int) -> np.ndarray:
-    live = [c for c in range(NUM_CARDS) if c not in board]
-    return np.array(list(itertools.combinations(live, n_cards)), dtype=np.int64).reshape(
-        -1, n_cards)
-
-
 class BoardTable:
     """Ranks of all 1326 holdings on one board (3, 4 or 5 cards) and on the boards to come.
 
@@ -288,9 +227,8 @@ class BoardTable:
         if len(board) not in (3, 4, 5) or len(set(board)) != len(board):
             raise CardError(f"bad board {board!r}: expected 3, 4 or 5 distinct cards")
         self.board: tuple[int, ...] = board
-        self._board_arr = np.array(board, dtype=np.int64)
-        self.ranks: np.ndarray = self._build(np.zeros((1, 0), dtype=np.int64))[0]
-        self._future: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._ranks = board_ranks(board)
+        self.ranks: np.ndarray = self._ranks.ranks
 
     def __repr__(self) -> str:
         return f"BoardTable({format_cards(self.board)!r})"
@@ -298,11 +236,6 @@ class BoardTable:
     @property
     def cards_to_come(self) -> int:
         return 5 - len(self.board)
-
-    def _build(self, runouts: np.ndarray) -> np.ndarray:
-        out = np.empty((runouts.shape[0], NUM_HOLDINGS), dtype=np.int16)
-        _rank_rows(self._board_arr, runouts, _HOLD_A, _HOLD_B, out)
-        return out
 
     def future(self, lookahead: int) -> tuple[np.ndarray, np.ndarray]:
         """``(runouts, ranks)`` for ``lookahead`` more cards: shapes (n, lookahead), (n, 1326).
@@ -313,10 +246,7 @@ class BoardTable:
             raise StrengthError(
                 f"bad lookahead {lookahead}: {self.cards_to_come} card(s) to come on a "
                 f"{len(self.board)}-card board")
-        if lookahead not in self._future:
-            runouts = _runouts(self.board, lookahead)
-            self._future[lookahead] = (runouts, self._build(runouts))
-        return self._future[lookahead]
+        return self._ranks.future(lookahead)
 
     def effective_weights(self, weights: np.ndarray | None, hero: int | None = None
                           ) -> np.ndarray:
@@ -420,12 +350,7 @@ def board_table(board: tuple[int, ...] | list[int]) -> BoardTable:
     return _cached_table(sorted_board(board if type(board) is tuple else tuple(board)))
 
 
-@lru_cache(maxsize=4096)  # every agent asks several times a decision, with the same tuple
-def sorted_board(board: tuple[int, ...]) -> tuple[int, ...]:
-    """The cards of a board in increasing order, as plain ints: the key boards are kept by."""
-    return tuple(sorted(int(c) for c in board))
-
-
 def clear_board_tables() -> None:
     """Forget every kept table, so that the next request builds its board from scratch."""
     _cached_table.cache_clear()
+    clear_board_ranks()

@@ -1,6 +1,6 @@
 """Hand strength, hand potential and effective hand strength against weighted ranges.
 
-The definitions are DESIGN.md section 5 (Papp 1998): HS counts ties as half a win; the hand
+The definitions are Papp's (1998): HS counts ties as half a win; the hand
 potential matrix ``HP[now][final]`` sums the opponent's weights over (holding, runout) pairs,
 so its totals are in runout units; PPOT and NPOT use Papp's denominators unless
 ``denominators="total"`` asks for the ``HPtotal[B] + HPtotal[T]`` form of secondary sources.

@@ -14,7 +14,7 @@ caller draws from its seeded generator, so a bot's decisions replay exactly.
 
 >>> from simulator.core.cards import parse_cards
 >>> e = equity(parse_cards("AdQc"), parse_cards("3h4cJh"), [None], samples=20000, seed=1)
->>> abs(e - 0.511399) < 0.01  # the exact turn-and-river value (DESIGN.md section 5)
+>>> abs(e - 0.511399) < 0.01  # the exact turn-and-river value
 True
 >>> equity(parse_cards("AsKs"), parse_cards("QsJsTs2d3c"), [None, None], samples=50, seed=1)
 1.0

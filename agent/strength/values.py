@@ -1,7 +1,7 @@
 """Hand values of all 1326 holdings on a board: EHS' with one card to come, against anyone.
 
 The opponent modeller ranks an opponent's possible holdings by a value that does not depend on
-who is looking (issue 10, DESIGN.md section 6): EHS' = HS + (1 - HS) * PPOT against a uniform
+who is looking: EHS' = HS + (1 - HS) * PPOT against a uniform
 range, with PPOT over the next card only (lookahead 1) and Papp's denominators; on the river
 there is nothing to come and EHS' = HS. One vector serves every opponent and every agent at
 the table, so it is computed once per board and kept per process (:func:`ehs_prime_values`).
@@ -23,7 +23,7 @@ Holdings that clash with the board get NaN.
 
 >>> from simulator.core.cards import parse_cards, parse_holding
 >>> v = ehs_prime_values(parse_cards("3h4cJh"))
->>> round(float(v[parse_holding("AdQc")]), 6)  # DESIGN.md section 5, lookahead 1
+>>> round(float(v[parse_holding("AdQc")]), 6)  # the worked vector, lookahead 1
 0.630044
 >>> ehs_prime_values(parse_cards("Jh3h4c")) is v  # shared: the order of the cards is moot
 True
@@ -41,7 +41,8 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from agent.strength.board_table import board_table, sorted_board
+from agent.strength.board_table import board_table
+from simulator.core.board_ranks import sorted_board
 from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.errors import CardError
 from simulator.core.hand_ranks import WORST_RANK

@@ -30,27 +30,32 @@ import functools
 import itertools
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from simulator.arena.aivat import AivatRecorder
 from simulator.arena.config import TournamentConfig
+from simulator.arena.exploit_config import ExploitRunConfig
+from simulator.arena.lbr import LocalBestResponse
 from simulator.arena.luck import history_luck
-from simulator.arena.results import BOTS_DIR, BlockRecord
+from simulator.arena.outdir import open_log
+from simulator.arena.results import BOTS_DIR, LOG_FILE, BlockRecord
 from simulator.core.records import BotFault
 from simulator.core.seeds import Domain, derive_seed, stream
-from simulator.play.registry import build, resolve
+from simulator.play.protocol import Bot, LearningBot, PolicyBot
+from simulator.play.registry import BotSpec, build, resolve
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from simulator.play.match import CallMonitor
 
 
 def permutations(num_seats: int, duplicate: bool) -> list[tuple[int, ...]]:
-    """Seat orders of a block: identity alone, or DESIGN.md section 10's duplicate set."""
+    """Seat orders of a block: identity alone, or the duplicate set (heads-up both orders, three
+    players all six, more the cyclic rotations)."""
     identity = tuple(range(num_seats))
     if not duplicate:
         return [identity]
@@ -76,6 +81,10 @@ class BlockSeeds:
     def luck(self, block: int, perm: int, hand: int) -> np.random.Generator:
         """The luck correction's Monte Carlo runouts of one hand."""
         return stream(self.seed, Domain.LUCK, block, perm, hand)
+
+    def aivat(self, block: int, perm: int, hand: int) -> np.random.Generator:
+        """The value function's Monte Carlo runouts of one hand (AIVAT's corrections)."""
+        return stream(self.seed, Domain.AIVAT, block, perm, hand)
 
 
 def first_button(config: TournamentConfig, block: int) -> int:
@@ -148,6 +157,21 @@ def describe_failure(failure: dict[str, Any]) -> str:
             f"bot {failure['name']!r} (seat {failure['seat']}): {failure['message']}")
 
 
+def log_traceback(config: TournamentConfig, block: int, perm: int, fault: BotFault) -> str:
+    """Append a bot's traceback to the run's bot log, where its prints go too; the words
+    that point there (`` (traceback in DIR/bots.log)``), or "" with no traceback to log."""
+    if not fault.traceback:
+        return ""
+    path = Path(config.output.dir) / LOG_FILE
+    head = describe_failure(fault_record(fault, block, perm))
+    try:
+        with open(open_log(path), "a", encoding="utf-8", closefd=True) as log:
+            log.write(f"{head}\n{fault.traceback}\n")
+    except OSError:  # the log is a convenience: the fault itself is recorded either way
+        return ""
+    return f" (traceback in {path})"
+
+
 def fault_record(fault: BotFault, block: int, perm: int) -> dict[str, Any]:
     """A ``BotFault`` as stored in blocks.jsonl: hand, seat, name, message, block, perm."""
     return {"hand": fault.hand_number, "seat": fault.seat, "name": fault.name,
@@ -157,6 +181,42 @@ def fault_record(fault: BotFault, block: int, perm: int) -> dict[str, Any]:
 def bots_dir(config: TournamentConfig) -> Path:
     """Where bots write their own files: ``<output>/bots/<player>/``."""
     return Path(config.output.dir) / BOTS_DIR
+
+
+def aivat_measured(config: TournamentConfig) -> bool:
+    """Whether the run measures AIVAT: ``aivat: auto`` beside the luck correction."""
+    return config.aivat == "auto" and config.luck
+
+
+def build_frozen(spec: BotSpec, params: Any, seed: int) -> Bot:
+    """A fresh bot told to learn nothing in the match (``freeze()``, when it has one)."""
+    bot = build(spec, params, seed)
+    if isinstance(bot, LearningBot):
+        bot.freeze()
+    return bot
+
+
+def _makers(config: TournamentConfig, specs: list[BotSpec], order: tuple[int, ...],
+            seeds: BlockSeeds, block: int, perm: int) -> list[Callable[[], Bot]]:
+    frozen = isinstance(config, ExploitRunConfig) and config.learning == "frozen"
+    return [functools.partial(build_frozen if frozen and j == 0 else build, specs[j],
+                              config.seats[j].params, seeds.bot(block, perm, j)) for j in order]
+
+
+def _overseer(config: TournamentConfig, bots: list[Bot], order: tuple[int, ...],
+              seeds: BlockSeeds, block: int, perm: int
+              ) -> tuple[LocalBestResponse | AivatRecorder | None, AivatRecorder | None]:
+    """The block's overseer and its AIVAT recorder: local best response in an exploit run
+    (LBR is the config's second player), else a recorder when AIVAT is measured and a seat
+    states its policy."""
+    recorder = None
+    if aivat_measured(config) and any(isinstance(b, PolicyBot) for b in bots):
+        recorder = AivatRecorder(len(bots), lambda hand: seeds.aivat(block, perm, hand),
+                                 config.luck_samples)
+    if isinstance(config, ExploitRunConfig):
+        lbr_seat, bot_seat = order.index(1), order.index(0)
+        return LocalBestResponse(lbr_seat, bot_seat, config.lbr.settings(), recorder), recorder
+    return recorder, recorder
 
 
 def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = False,
@@ -180,7 +240,9 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
     button = first_button(config, block)
     specs = [resolve(seat.bot) for seat in config.seats]
     cols: dict[str, list[Any]] = {k: [] for k in ("perm", "hand", "button", "seat", "net",
-                                                   "luck")}
+                                                   "luck", "aivat")}
+    measured = aivat_measured(config)
+    policies = np.ones(n, dtype=bool)  # per player: a policy in every permutation
     faults: list[dict[str, Any]] = []
     histories: list[Any] = []
     outcome = BlockOutcome(block, None)
@@ -193,17 +255,18 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
         luck_time = 0.0
         seat_names = [names[j] for j in order]
         try:
-            makers = [functools.partial(build, specs[j], config.seats[j].params,
-                                        seeds.bot(block, p, j)) for j in order]
+            makers = _makers(config, specs, order, seeds, block, p)
             bots, built = build_bots(makers, seat_names, on_bot_error=config.on_bot_error,
                                      bot_timeout=config.bot_timeout, monitor=call_monitor)
             faults += [fault_record(f, block, p) for f in built]
             seat_of = np.argsort(order)  # player index -> seat
+            policies &= np.array([isinstance(bots[s], PolicyBot) for s in seat_of])
+            overseer, recorder = _overseer(config, bots, order, seeds, block, p)
             results = play_match(game, bots, deals, match_seed, names=seat_names,
                                  on_bot_error=config.on_bot_error,
                                  bot_timeout=config.bot_timeout, block=block, permutation=p,
                                  directory=directory, first_button=button,
-                                 monitor=call_monitor)
+                                 monitor=call_monitor, overseer=overseer)
             for result in results:
                 history = result.history
                 seats = np.where(np.array(history.dealt_in)[seat_of], seat_of, -1)
@@ -220,7 +283,11 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
                     cols["luck"].append(luck[seat_of])
                 else:
                     cols["luck"].append(np.zeros(n))
+                corrections = recorder.take() if recorder is not None else np.zeros(n)
+                cols["aivat"].append(corrections[seat_of])
                 faults += [fault_record(f, block, p) for f in result.faults]
+                for fault in result.faults:
+                    log_traceback(config, block, p, fault)
                 if keep_histories:
                     histories.append(history)
                 if on_hand is not None:
@@ -228,7 +295,9 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
                 if monitor is not None:
                     monitor.hand_done()
         except BotError as exc:
-            return BlockOutcome.failed(block, str(exc), fault=fault_record(exc.fault, block, p))
+            record = fault_record(exc.fault, block, p)
+            record["message"] += log_traceback(config, block, p, exc.fault)
+            return BlockOutcome.failed(block, str(exc), fault=record)
         except Exception as exc:  # an engine crash must not lose finished blocks
             tail = traceback.format_exc(limit=-3).strip().splitlines()
             return BlockOutcome.failed(block, f"{where}: {type(exc).__name__}: {exc} "
@@ -242,6 +311,8 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
         seat=np.array(cols["seat"], dtype=np.int64).reshape(-1, n),
         net=np.array(cols["net"], dtype=np.int64).reshape(-1, n),
         luck=np.array(cols["luck"], dtype=np.float64).reshape(-1, n),
+        aivat=np.array(cols["aivat"], dtype=np.float64).reshape(-1, n) if measured else None,
+        policies=tuple(bool(x) for x in policies),
         faults=faults).prepare(names, n)
     outcome.histories = histories
     return outcome

@@ -11,14 +11,13 @@ typo never silently falls back to a default.
 >>> parse_config({"seats": [{"name": "a", "bot": "call"}] * 2, "hands": 1, "sed": 3})
 Traceback (most recent call last):
 ...
-simulator.arena.config.ConfigError: config: seed: expected a value, the key is missing (and 1 more)
+simulator.arena.config.ConfigError: config: sed: unknown key (did you mean 'seed'?)
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import typing
 from pathlib import Path
 from typing import Any, Literal
@@ -41,12 +40,13 @@ from simulator.arena.validation import (
     read_yaml,
     validation_message,
 )
+from simulator.core.durations import MAX_SECONDS
 from simulator.core.errors import GameError, HoldemError
 from simulator.core.game import GameConfig
+from simulator.core.names import names_problem, seat_name_problem
 
 MAX_SEATS = 10
 MAX_DEALS = 10**9  # beyond this a run would take years; refusing it keeps typos from running
-_NAME = re.compile(r"^[A-Za-z0-9_.+-]{1,40}$")
 
 
 class ConfigError(HoldemError, ValueError):
@@ -102,8 +102,9 @@ class SeatSection(_Strict):
     @field_validator("name")
     @classmethod
     def _name(cls, name: str) -> str:
-        if not _NAME.match(name):
-            raise ValueError(f"expected 1-40 letters, digits or _.+- (no spaces), got {name!r}")
+        problem = seat_name_problem(name)
+        if problem is not None:
+            raise ValueError(problem)
         return name
 
 
@@ -130,9 +131,12 @@ class TournamentConfig(_Strict):
     workers: int = Field(1, ge=1, le=256)
     backend: Literal["local", "ray"] = "local"
     on_bot_error: Literal["stop", "fold"] = "stop"
-    bot_timeout: float | None = Field(None, gt=0)
+    bot_timeout: float | None = Field(None, gt=0, le=MAX_SECONDS, allow_inf_nan=False)
     luck: bool = True
     luck_samples: int = Field(400, ge=10)
+    # AIVAT (simulator.arena.aivat): "auto" corrects the decisions of every seat that states
+    # its policy, beside the luck correction (so it needs luck: true); "off" does not
+    aivat: Literal["auto", "off"] = "auto"
     output: OutputSection = Field(default_factory=OutputSection)
 
     @field_validator("bot_timeout", mode="before")
@@ -143,10 +147,9 @@ class TournamentConfig(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> TournamentConfig:
-        names = [s.name for s in self.seats]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise ValueError(f"{_KEY}seats: expected unique names, repeated: {', '.join(dupes)}")
+        problem = names_problem([s.name for s in self.seats])
+        if problem is not None:
+            raise ValueError(f"{_KEY}seats: {problem}")
         if self.duplicate and not self.game.reset_stacks:
             raise ValueError(f"{_KEY}duplicate: true needs game.reset_stacks: true (duplicate "
                              f"replays the same deals, which carried-over stacks would break)")
@@ -174,7 +177,7 @@ class TournamentConfig(_Strict):
                 section, _, name = key.rpartition(".")
                 (data[section] if section else data)[name] = value
         try:
-            return TournamentConfig.model_validate(data)
+            return type(self).model_validate(data)
         except ValidationError as exc:
             err = exc.errors()[0]
             path = error_path(err["loc"])
@@ -223,14 +226,17 @@ class TournamentConfig(_Strict):
 
 
 def parse_config(data: Any, source: str = "config") -> TournamentConfig:
-    """Validate a mapping (from YAML) into a config; ``ConfigError`` names the first problem."""
+    """Validate a mapping (from YAML) into a config; ``ConfigError`` names every problem."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of keys (game, seats, hands, ...), "
                           f"got {type(data).__name__}")
+    if "bots" in data and "seats" not in data:
+        raise ConfigError(f"{source}: a league config ('bots', not 'seats'): play it with "
+                          f"holdem league (run_league in Python)")
     try:
         cfg = TournamentConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(validation_message(exc, source)) from None
+        raise ConfigError(validation_message(exc, source, TournamentConfig)) from None
     return cfg
 
 

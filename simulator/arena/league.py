@@ -3,15 +3,32 @@
 A league config is a run config whose ``seats`` are replaced by ``bots``, the panel (two or
 more, each ``{name, bot, params}``). Every pair plays its own match, heads-up, with the game,
 hands, blocks, seed, duplicate and workers of the config, into
-``OUTPUT/pairs/<a>-vs-<b>/`` (a normal run dir: ``holdem plot`` and ``--resume`` work on it).
+``OUTPUT/pairs/<a>/vs-<b>/`` (a normal run dir: ``holdem plot`` and ``--resume`` work on it;
+the names are path components of their own, so no two pairs share a dir whatever the names).
 When all pairs are done the league writes ``crosstable.csv`` (one row per ordered pair: the
 row bot's win rate against the column bot with its 95% interval, and per bot its mean over
 its opponents) and ``crosstable.png`` (a heat map with the intervals written in). ``--resume``
-continues every pair where it stopped; ``--force`` starts over.
+continues every pair where it stopped; ``--force`` starts over. Every bot of the panel is
+checked once, before any pair plays, and the league holds a lock on ``OUTPUT`` while it runs,
+as a run does on its dir.
 
 Pairs are independent matches, so the standard error of a bot's mean over its k opponents is
 ``sqrt(sum of squared standard errors) / k``, and its interval takes Student's t at the
 Welch-Satterthwaite degrees of freedom of that sum.
+
+**Estimators.** A cell is AIVAT's estimate (:mod:`simulator.arena.aivat`) when the pair's run
+measured it (``aivat: auto`` and ``luck: true``, the defaults): the chance correction plus the
+action corrections of every bot that states its policy; ``estimator`` in the CSV says
+``aivat`` when both bots do, ``aivat-chance`` when one or neither does (its decisions
+uncorrected). Otherwise the cell is the raw mean. Either is unbiased and nothing in it is
+fitted, so its interval takes t at ``blocks - 1``.
+
+**Blocks.** A block is what an adaptive bot learns in, so a pair with a bot that learns plays
+blocks of ``block_size`` deals. A bot entry may say ``learns: false`` (default: whether its
+class implements ``freeze()``, :class:`~simulator.play.protocol.LearningBot`); a pair of bots
+that both do not learn has no memory to keep, so with ``short_block_size`` set it plays the
+same deals in blocks of that size: more blocks, so more degrees of freedom for its interval
+(the standard error itself does not shrink).
 """
 
 from __future__ import annotations
@@ -26,9 +43,12 @@ from pathlib import Path
 from typing import Any
 
 from simulator.arena.config import ConfigError, TournamentConfig, parse_config
-from simulator.arena.results import ResultsError
+from simulator.arena.outdir import DirLock, prepare_dir, refuse_symlinks, write_atomic
 from simulator.arena.stats import t975
 from simulator.arena.validation import ValidationInputError, read_yaml
+from simulator.core.errors import HoldemError, for_command_line
+from simulator.core.files import open_nofollow
+from simulator.core.helptext import summary
 
 PAIRS_DIR = "pairs"
 CSV_FILE = "crosstable.csv"
@@ -37,7 +57,8 @@ PLOT_FILE = "crosstable.png"
 
 @dataclass(frozen=True)
 class Cell:
-    """The row bot's result against the column bot, in the run's unit per hand."""
+    """The row bot's result against the column bot, in the run's unit per hand, by
+    ``estimator`` (``raw``, ``aivat`` or ``aivat-chance``; a bot's mean: ``mean``)."""
 
     row: str
     column: str
@@ -46,6 +67,31 @@ class Cell:
     ci95: tuple[float, float] | None
     hands: int
     df: float | None = None  # degrees of freedom of stderr (blocks - 1 for a pair's cell)
+    estimator: str = "raw"
+
+
+def learns(entry: dict[str, Any]) -> bool:
+    """Whether a panel entry's bot learns across hands: its ``learns`` key, else whether its
+    class implements ``freeze()``."""
+    if "learns" in entry:
+        return bool(entry["learns"])
+    from simulator.play.registry import resolve
+
+    try:
+        factory = resolve(str(entry.get("bot")))
+    except HoldemError:
+        return True  # refused later, naming the bot
+    return callable(getattr(factory.factory, "freeze", None))
+
+
+def pair_dir(out_dir: Path, a: str, b: str) -> Path:
+    """A pair's run dir: each name a path component of its own (seat names hold no
+    separator), so distinct pairs never share one.
+
+    >>> str(pair_dir(Path("out"), "a", "b-vs-c")), str(pair_dir(Path("out"), "a-vs-b", "c"))
+    ('out/pairs/a/vs-b-vs-c', 'out/pairs/a-vs-b/vs-c')
+    """
+    return out_dir / PAIRS_DIR / a / f"vs-{b}"
 
 
 def pair_configs(data: dict[str, Any], source: str) -> list[TournamentConfig]:
@@ -58,26 +104,49 @@ def pair_configs(data: dict[str, Any], source: str) -> list[TournamentConfig]:
     if "seats" in data:
         raise ConfigError(f"{source}: seats: unknown key in a league (the panel is 'bots')")
     out_dir = Path(str((data.get("output") or {}).get("dir", "results/league"))).expanduser()
+    short = data.get("short_block_size")
+    if short is not None and (type(short) is not int or short <= 0):
+        raise ConfigError(f"{source}: short_block_size: expected a positive number of deals, "
+                          f"got {short!r}")
+    for entry in bots:
+        if isinstance(entry, dict) and "learns" in entry and type(entry["learns"]) is not bool:
+            raise ConfigError(f"{source}: bots: {entry.get('name')}: learns: expected true "
+                              f"or false, got {entry['learns']!r}")
+    memory = [learns(e) if isinstance(e, dict) else True for e in bots]
+    seats = [{k: v for k, v in e.items() if k != "learns"} if isinstance(e, dict) else e
+             for e in bots]
     configs = []
-    for i, a in enumerate(bots):
-        for b in bots[i + 1:]:
-            pair = {k: v for k, v in data.items() if k != "bots"}
+    for i, a in enumerate(seats):
+        for j, b in enumerate(seats[i + 1:], start=i + 1):
+            pair = {k: v for k, v in data.items() if k not in ("bots", "short_block_size")}
+            if short is not None and not memory[i] and not memory[j]:
+                pair["block_size"] = short
             pair["seats"] = [a, b]
             names = [s.get("name") if isinstance(s, dict) else None for s in (a, b)]
             pair["output"] = {**(data.get("output") or {}),
-                              "dir": str(out_dir / PAIRS_DIR / f"{names[0]}-vs-{names[1]}")}
+                              "dir": str(pair_dir(out_dir, str(names[0]), str(names[1])))}
             configs.append(parse_config(pair, f"{source} (pair {names[0]} vs {names[1]})"))
     return configs
 
 
 def cells_of(summary_players: dict[str, Any], a: str, b: str, blocks: int) -> list[Cell]:
-    """Both ordered cells of one pair's summary (``blocks``: the pair's block count)."""
+    """Both ordered cells of one pair's summary (``blocks``: the pair's block count), by
+    AIVAT when the pair's run measured it, else raw."""
     out = []
+    both = all((summary_players[n].get("aivat") or {}).get("policy") for n in (a, b))
     for row, column in ((a, b), (b, a)):
         p = summary_players[row]
+        df = blocks - 1 if blocks > 1 else None
+        aivat = p.get("aivat")
+        if aivat is not None and aivat.get("mean") is not None:
+            ci = (aivat["ci_low"], aivat["ci_high"]) if aivat.get("ci_low") is not None \
+                else None
+            out.append(Cell(row, column, float(aivat["mean"]), aivat.get("stderr"), ci,
+                            int(p["hands"]), df, "aivat" if both else "aivat-chance"))
+            continue
         ci = tuple(p["ci95"]) if p.get("ci95") else None
         out.append(Cell(row, column, float(p["mean"]), p.get("stderr"), ci, int(p["hands"]),
-                        blocks - 1 if blocks > 1 else None))
+                        df))
     return out
 
 
@@ -89,26 +158,30 @@ def overall(cells: list[Cell], bot: str) -> Cell:
     mine = [c for c in cells if c.row == bot]
     mean = sum(c.mean for c in mine) / len(mine)
     if any(c.stderr is None or c.df is None for c in mine):
-        return Cell(bot, "(mean)", mean, None, None, sum(c.hands for c in mine))
+        return Cell(bot, "(mean)", mean, None, None, sum(c.hands for c in mine),
+                    estimator="mean")
     variances = [c.stderr ** 2 for c in mine]
     stderr = math.sqrt(sum(variances)) / len(mine)
     spread = sum(v * v / c.df for v, c in zip(variances, mine, strict=True))
     df = sum(variances) ** 2 / spread if spread > 0 else float(sum(c.df for c in mine))
     half = t975(df) * stderr
     return Cell(bot, "(mean)", mean, stderr, (mean - half, mean + half),
-                sum(c.hands for c in mine), df)
+                sum(c.hands for c in mine), df, "mean")
 
 
 def crosstable_csv(cells: list[Cell], bots: list[str], unit: str) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["row", "column", "mean", "ci_low", "ci_high", "stderr", "hands", "unit"])
+    writer.writerow(["row", "column", "mean", "ci_low", "ci_high", "stderr", "hands", "unit",
+                     "blocks", "estimator"])
     for cell in [*cells, *(overall(cells, b) for b in bots)]:
         low, high = cell.ci95 if cell.ci95 else ("", "")
         writer.writerow([cell.row, cell.column, f"{cell.mean:.6f}",
                          low if low == "" else f"{low:.6f}",
                          high if high == "" else f"{high:.6f}",
-                         "" if cell.stderr is None else f"{cell.stderr:.6f}", cell.hands, unit])
+                         "" if cell.stderr is None else f"{cell.stderr:.6f}", cell.hands, unit,
+                         "" if cell.df is None or cell.column == "(mean)" else int(cell.df) + 1,
+                         cell.estimator])
     return buf.getvalue()
 
 
@@ -140,15 +213,14 @@ def draw_crosstable(cells: list[Cell], bots: list[str], unit: str, path: Path) -
     short = "SB" if unit == "small_bets" else "bb"
     ax.set_title(f"Row bot's win rate against the column bot, {short}/hand (95% CI)")
     fig.tight_layout()
-    fig.savefig(path)
+    with open_nofollow(path, "wb") as f:
+        fig.savefig(f, format="png")
     plt.close(fig)
 
 
 def run_league(config_path: str | Path, *, resume: bool = False, force: bool = False,
                workers: int | None = None, quiet: bool = False) -> list[Cell]:
     """Play every pair (or continue them) and write the crosstable; returns its cells."""
-    from simulator.arena.tournament import check_bots, run_tournament
-
     try:
         data = read_yaml(config_path)
     except ValidationInputError as exc:
@@ -158,32 +230,54 @@ def run_league(config_path: str | Path, *, resume: bool = False, force: bool = F
         if workers < 1:
             raise ConfigError(f"--workers: expected >= 1, got {workers}")
         configs = [c.model_copy(update={"workers": workers}) for c in configs]
-    for config in configs:  # every seat of every pair, before any pair plays
-        check_bots(config)
-    bots = [s["name"] for s in data["bots"]]
+    out_dir = Path(configs[0].output.dir).parents[2]
+    _check_panel(configs, quiet)
+    with DirLock.acquire(prepare_dir(out_dir)):
+        refuse_symlinks(out_dir, [PAIRS_DIR, CSV_FILE, PLOT_FILE])
+        return _play_pairs(configs, [s["name"] for s in data["bots"]], out_dir, resume=resume,
+                           force=force, quiet=quiet)
+
+
+def _check_panel(configs: list[TournamentConfig], quiet: bool) -> None:
+    """Every bot of the panel checked once (not once per pair and seat), before any pair
+    plays, with a line per bot: a big panel takes a while."""
+    from simulator.arena.tournament import check_seat
+
+    first = configs[0]
+    panel = {config.seats[0].name: config.seats[0] for config in configs}
+    panel.update({config.seats[1].name: config.seats[1] for config in configs})
+    for k, (name, seat) in enumerate(panel.items(), 1):
+        if not quiet:
+            print(f"league: checking bot {k}/{len(panel)}: {name}", flush=True)
+        check_seat(seat, first.game_config(), 2, first.bot_timeout, f"bots: {name}")
+
+
+def _play_pairs(configs: list[TournamentConfig], bots: list[str], out_dir: Path, *,
+                resume: bool, force: bool, quiet: bool) -> list[Cell]:
+    from simulator.arena.tournament import run_tournament
+
     cells: list[Cell] = []
     for config in configs:
         a, b = config.names
         if not quiet:
             print(f"league: {a} vs {b} -> {config.output.dir}", flush=True)
         summary = run_tournament(config, resume=resume, force=force, progress=None
-                                 if not quiet else False)
+                                 if not quiet else False, checked=True)
         cells += cells_of(summary.players, a, b, summary.blocks)
-    out_dir = Path(configs[0].output.dir).parents[1]
     unit = configs[0].unit
-    (out_dir / CSV_FILE).write_text(crosstable_csv(cells, bots, unit), encoding="utf-8")
+    write_atomic(out_dir / CSV_FILE, crosstable_csv(cells, bots, unit))
     draw_crosstable(cells, bots, unit, out_dir / PLOT_FILE)
     return cells
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="holdem league", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="holdem league", description=summary(__doc__))
     parser.add_argument("config", help="a league config: a run config with 'bots' for 'seats'")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--resume", action="store_true", help="continue every pair's run")
     mode.add_argument("--force", action="store_true", help="start every pair over")
     parser.add_argument("--workers", type=int, metavar="N", help="override workers")
-    parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar and no table")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -193,15 +287,36 @@ def main(argv: list[str]) -> int:
     try:
         cells = run_league(args.config, resume=args.resume, force=args.force,
                            workers=args.workers, quiet=args.quiet)
-    except (ConfigError, ResultsError) as exc:
-        print(f"holdem league: {exc}", file=sys.stderr)
+    except HoldemError as exc:
+        print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     except TournamentError as exc:
-        print(f"holdem league: {exc}", file=sys.stderr)
+        print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
         return 1
     if not args.quiet:
-        width = max(len(c.row) for c in cells)
-        for cell in cells:
-            ci = "" if cell.ci95 is None else f" [{cell.ci95[0]:+.4f}, {cell.ci95[1]:+.4f}]"
-            print(f"{cell.row:<{width}} vs {cell.column:<{width}} {cell.mean:+.4f}{ci}")
+        unit = pair_configs(read_yaml(args.config), str(args.config))[0].unit
+        print(crosstable_text(cells, unit))
     return 0
+
+
+def crosstable_text(cells: list[Cell], unit: str) -> str:
+    """Every cell, then each bot's mean over its opponents, in ``unit`` per hand.
+
+    >>> cells = [Cell("a", "b", 0.5, 0.1, (0.3, 0.7), 100, 9),
+    ...          Cell("b", "a", -0.5, 0.1, (-0.7, -0.3), 100, 9)]
+    >>> print(crosstable_text(cells, "small_bets"))
+    small_bets per hand, the row bot against the column bot [95% CI]:
+    a vs b      +0.5000 [+0.3000, +0.7000]
+    b vs a      -0.5000 [-0.7000, -0.3000]
+    a vs (mean) +0.5000 [+0.2738, +0.7262]
+    b vs (mean) -0.5000 [-0.7262, -0.2738]
+    """
+    bots = list(dict.fromkeys(c.row for c in cells))
+    rows = [*cells, *(overall(cells, bot) for bot in bots)]
+    width = max(len(c.row) for c in cells)
+    lines = [f"{unit} per hand, the row bot against the column bot [95% CI]:"]
+    for cell in rows:
+        ci = "" if cell.ci95 is None else f" [{cell.ci95[0]:+.4f}, {cell.ci95[1]:+.4f}]"
+        lines.append(f"{cell.row:<{width}} vs {cell.column:<{max(width, 6)}} "
+                     f"{cell.mean:+.4f}{ci}")
+    return "\n".join(lines)

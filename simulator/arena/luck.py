@@ -1,4 +1,4 @@
-"""Luck correction of a played hand (DESIGN.md section 10; Zinkevich et al. 2006, AIVAT).
+"""Luck correction of a played hand (Zinkevich et al. 2006; the idea behind AIVAT).
 
 At each chance event (the flop as one event, the turn, the river) a seat still in the hand
 gets ``value(after) - mean of value over every card(s) the event could have dealt``, with the
@@ -9,7 +9,8 @@ the event's cards is the equity before the event. Hole cards are left to duplica
 
 Equity is the showdown share among the seats still in, every seat's cards known (the
 simulator sees them): exact enumeration when at most two cards are to come (the turn and
-river), Monte Carlo with the caller's generator when five are (before the flop). The estimate
+river); before the flop exact from the shipped holding-against-holding table when only the
+two players were dealt in, else Monte Carlo with the caller's generator. The estimate
 stays unbiased with Monte Carlo, because the sampled mean does not depend on the dealt cards.
 Folded seats get no luck; over the seats the luck of an event sums to zero.
 
@@ -33,7 +34,9 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
+from simulator.core.cards import HOLDING_INDEX
 from simulator.core.hand_ranks import rank_row
+from simulator.core.preflop_equity import preflop_table
 from simulator.core.streets import Street
 
 
@@ -138,6 +141,13 @@ def equity(holes: Sequence[Sequence[int]], board: Sequence[int], dead: Sequence[
 ChancePointLike = tuple[int, Sequence[int], Sequence[bool]]
 
 
+def preflop_pair(holes: Sequence[Sequence[int] | None]) -> np.ndarray:
+    """Exact pre-flop equity of two holdings, from the shipped table."""
+    (a, b), (c, d) = (tuple(int(x) for x in h) for h in holes if h is not None)
+    share = float(preflop_table()[HOLDING_INDEX[a, b], HOLDING_INDEX[c, d]])
+    return np.array([share, 1.0 - share])
+
+
 def luck_of_hand(holes: Sequence[Sequence[int] | None], board: Sequence[int],
                  chance_points: Sequence[ChancePointLike], rng: np.random.Generator | None,
                  samples: int) -> np.ndarray:
@@ -156,8 +166,11 @@ def luck_of_hand(holes: Sequence[Sequence[int] | None], board: Sequence[int],
         key = (n_board, players)
         if key not in cache:
             others = [c for c in dealt if all(c not in holes[p] for p in players)]
-            cache[key] = equity([holes[p] for p in players], board[:n_board], others, rng,
-                                samples)
+            if n_board == 0 and len(players) == 2 and not others:  # heads-up: exact table
+                cache[key] = preflop_pair([holes[p] for p in players])
+            else:
+                cache[key] = equity([holes[p] for p in players], board[:n_board], others,
+                                    rng, samples)
         return cache[key]
 
     for street, contributions, active in chance_points:

@@ -27,9 +27,9 @@ from types import TracebackType
 from typing import TextIO
 
 from simulator.core.errors import HoldemError
+from simulator.core.files import NOFOLLOW as _NOFOLLOW
 
 LOCK_FILE = "holdem.lock"
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class OutputDirError(HoldemError, RuntimeError):

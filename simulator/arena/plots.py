@@ -40,6 +40,7 @@ from simulator.arena.results import (  # noqa: E402
     RUN_FILE,
     _header,
 )
+from simulator.arena.stats import Stat  # noqa: E402
 from simulator.arena.summary import (  # noqa: E402
     BlockTotals,
     RunSummary,
@@ -307,14 +308,19 @@ def winrate_figure(summary: RunSummary) -> Figure:
     names = list(summary.players)
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(names) + 3), 5), dpi=110)
     x = np.arange(len(names))
-    for offset, adjusted, text in ((-0.2, False, "raw"), (0.2, True, "luck-adjusted")):
-        stats = [summary.player(n).luck_adjusted.stat if adjusted else summary.player(n).raw
-                 for n in names]
+    kinds: list[tuple[str, list[Stat]]] = [
+        ("raw", [summary.player(n).raw for n in names]),
+        ("luck-adjusted", [summary.player(n).luck_adjusted.stat for n in names])]
+    aivat = [summary.player(n).aivat for n in names]
+    if all(a is not None for a in aivat):
+        kinds.append(("AIVAT", [a.stat for a in aivat if a is not None]))
+    width = 0.8 / len(kinds)
+    for k, (text, stats) in enumerate(kinds):
         means = np.array([np.nan if s.mean is None else s.mean for s in stats])
         err = np.array([[s.mean - s.ci95[0], s.ci95[1] - s.mean] if s.ci95 and s.mean is not None
                         else [0.0, 0.0] for s in stats]).reshape(-1, 2).T
-        ax.bar(x + offset, means, width=0.4, yerr=err, capsize=4, label=text,
-               alpha=0.55 if adjusted else 0.85)
+        ax.bar(x + (k - (len(kinds) - 1) / 2) * width, means, width=width, yerr=err, capsize=4,
+               label=text, alpha=0.85 - 0.2 * k)
     ax.axhline(0, color="black", lw=0.8)
     ax.set_xticks(x, names)
     short = "SB" if summary.unit == "small_bets" else "bb"

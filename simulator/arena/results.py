@@ -28,6 +28,7 @@ import csv
 import io
 import json
 import os
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,8 +56,8 @@ FAILURES_FILE = "failures.jsonl"
 LOG_FILE = "bots.log"
 BOTS_DIR = "bots"
 PLOT_FILES = ("cumulative.png", "winrates.png")
-# Everything a run writes; --force removes exactly these, never anything else in the dir
-# (not the bots' own files in bots/, nor the lock).
+# Everything a run writes; --force removes exactly these and the bots' dir, never anything else
+# in the dir (nor the lock).
 RUN_FILES = (RUN_FILE, HANDS_FILE, BLOCKS_FILE, SUMMARY_FILE, HISTORY_FILE, FAILURES_FILE,
              LOG_FILE, *PLOT_FILES)
 # Names a run writes to or through: none may be a symlink.
@@ -84,6 +85,12 @@ class BlockRecord:
     luck: np.ndarray  # (H, P) chips of luck (the luck-adjusted result is net - luck)
     # BotFault records with their block and permutation: hand, seat, name, message, block, perm
     faults: list[dict[str, Any]] = field(default_factory=list)
+    # (H, P) chips of AIVAT's action corrections (the AIVAT result is net - luck - aivat);
+    # None when the run does not measure AIVAT
+    aivat: np.ndarray | None = None
+    # per player: whether its bot stated a policy (its own decisions corrected) in every
+    # permutation of the block
+    policies: tuple[bool, ...] = ()
     # filled by prepare() where the block is played, so the writing process only writes
     text: str | None = None
     summary_line: dict[str, Any] | None = None
@@ -114,6 +121,9 @@ class BlockRecord:
         for p, name in enumerate(names):
             players[name] = {"hands": int(played[:, p].sum()), "net": int(self.net[:, p].sum()),
                              "luck": float(self.luck[:, p].sum()), "positions": positions[p]}
+            if self.aivat is not None:
+                players[name]["aivat"] = float(self.aivat[:, p].sum())
+                players[name]["policy"] = bool(self.policies[p]) if self.policies else False
         return {"block": self.block, "deals": self.deals, "rows": self.rows,
                 "players": players, "faults": self.faults}
 
@@ -182,7 +192,7 @@ class RunStore:
         Refuses a dir that holds results unless ``resume`` (the same config) or ``force``
         (remove this tool's files, and only those). Every check comes before any change: a
         resume reads the whole store first and refuses what does not add up (exit 2).
-        ``resumable=False`` (the ACPC dealer) leaves ``--resume`` out of the refusal's advice.
+        ``resumable=False`` (the ACPC dealer) leaves ``resume`` out of the refusal's advice.
         """
         out_dir = prepare_dir(Path(out_dir))
         lock = DirLock.acquire(out_dir)
@@ -194,8 +204,8 @@ class RunStore:
             if resume and existing:
                 store._repair(store._check_resume(meta, num_blocks, histories))
             elif existing and not force:
-                advice = ("--resume to continue that run or --force to start over" if resumable
-                          else "--force to replace them")
+                advice = ("resume=True to continue that run or force=True to start over"
+                          if resumable else "force=True to replace them")
                 raise ResultsError(f"output dir {str(out_dir)!r} already holds results: pass "
                                    f"{advice}")
             else:
@@ -218,11 +228,15 @@ class RunStore:
         self.close()
 
     def _start_fresh(self, meta: dict[str, Any]) -> None:
-        """Every file of the run starts anew: nothing a former run left is appended to."""
+        """Every file of the run starts anew: nothing a former run left is appended to, and
+        the bots' dir goes (a file a former run's bot left, or a link planted there, is
+        never written through)."""
         try:
             for name in RUN_FILES:
                 if os.path.lexists(self.dir / name):
                     os.unlink(self.dir / name)
+            if os.path.lexists(self.dir / BOTS_DIR):
+                shutil.rmtree(self.dir / BOTS_DIR)  # not a symlink: refused before this
             write_atomic(self.dir / RUN_FILE, json.dumps(meta, indent=2) + "\n")
             write_new(self.dir / HANDS_FILE, ",".join(_header(self.names)) + "\n")
             write_new(self.dir / BLOCKS_FILE, "")
@@ -233,7 +247,7 @@ class RunStore:
     # --- resume: read and check everything, then cut back ------------------------------------
 
     def _refuse(self, problem: str) -> ResultsError:
-        return ResultsError(f"cannot resume {str(self.dir)!r}: {problem}; use --force to start "
+        return ResultsError(f"cannot resume {str(self.dir)!r}: {problem}; force=True starts "
                             f"over")
 
     def _read(self, name: str) -> bytes:
@@ -255,7 +269,7 @@ class RunStore:
             other = old.get("result_config") if isinstance(old, dict) else old
             diff = _first_difference(other, meta.get("result_config"))
             raise ResultsError(f"cannot resume {str(self.dir)!r}: the config differs from the "
-                               f"run there ({diff}); use --force to start over")
+                               f"run there ({diff}); force=True starts over")
         blocks, blocks_bytes = self._check_blocks(num_blocks)
         hands_bytes = self._check_hands({b["block"]: b["rows"] for b in blocks})
         phh_bytes, phh_hands = None, 0

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 
 from simulator.arena.config import load_config
-from simulator.core.errors import HoldemError
+from simulator.core.errors import HoldemError, for_command_line
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -53,11 +54,13 @@ def main(argv: list[str]) -> int:
                                  progress=False if args.quiet else None,
                                  echo=None if args.quiet else print)
     except HoldemError as exc:  # config, bots, output dir, store: refused before any work
-        print(f"holdem run: {exc}", file=sys.stderr)
+        print(f"holdem run: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
     except TournamentError as exc:
-        print(f"holdem run: {exc}", file=sys.stderr)
+        print(f"holdem run: {for_command_line(str(exc))}", file=sys.stderr)
         return 1
     if not args.quiet:
-        print(f"results in {summary.out_dir}/ (summary.json, hands.csv)")
+        names = ", ".join(path.name for path in summary.files)
+        print(textwrap.fill(f"wrote in {summary.out_dir}/: {names}", 80,
+                            subsequent_indent="  "))
     return 0

@@ -9,8 +9,17 @@ with the keys in the order they have always had:
 ``unit, deals, blocks, players, big_blinds_per_unit[, duplicate, permutations, luck_method,
 faults, seed, version, config]`` (the bracketed ones with the run's :class:`RunInfo`), and per
 player ``hands, mean, stderr, ci95, luck_adjusted, bb_per_100, mbb_per_hand, positions,
-faults``. ``luck_adjusted`` holds ``mean, stderr, ci95, coefficient, variance_reduction``, and
-every position has ``hands, mean, stderr, ci95, luck_adjusted``.
+faults`` and, when the run measured it, ``aivat``. ``luck_adjusted`` holds ``mean, stderr,
+ci95, coefficient, variance_reduction``, and every position has ``hands, mean, stderr, ci95,
+luck_adjusted``.
+
+``aivat`` (:mod:`simulator.arena.aivat`) holds ``mean, ci_low, ci_high, stderr,
+variance_reduction, policy``: the ratio estimator over blocks of ``net - luck - action
+corrections``, with Student's t at ``blocks - 1`` (nothing is fitted: the corrections have
+expectation zero as they stand); ``variance_reduction`` is the raw variance over the AIVAT
+variance (both over blocks: a factor, 4 meaning a quarter of the hands for the same
+interval); ``policy`` says whether the player's own decisions were corrected (its bot states
+a policy) or it got chance correction only.
 
 Faults are counted per player: a block's ``faults`` list holds records (dicts with a ``name``
 key) or, in runs written before they were records, text starting with the player's name.
@@ -29,6 +38,7 @@ key) or, in runs written before they were records, text starting with the player
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,14 +60,53 @@ class SummaryError(HoldemError, ValueError):
 
 
 @dataclass(frozen=True)
+class Aivat:
+    """A player's AIVAT estimate: its statistics, the variance factor it gained over the raw
+    estimate (None without both errors) and whether the player's own decisions were
+    corrected."""
+
+    stat: Stat
+    variance_reduction: float | None
+    policy: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        low, high = self.stat.ci95 if self.stat.ci95 is not None else (None, None)
+        return {"mean": self.stat.mean, "ci_low": low, "ci_high": high,
+                "stderr": self.stat.stderr, "variance_reduction": self.variance_reduction,
+                "policy": self.policy}
+
+
+def aivat_figures(raw: Stat, totals: np.ndarray, luck: np.ndarray, corrections: np.ndarray,
+                  hands: np.ndarray, policy: bool) -> Aivat:
+    """AIVAT over blocks: ``totals - luck - corrections`` per block, nothing fitted.
+
+    >>> raw = ratio_stats(np.array([10.0, -2.0, 4.0]), np.array([10, 10, 10]))
+    >>> a = aivat_figures(raw, np.array([10.0, -2.0, 4.0]), np.array([5.0, -4.0, 1.0]),
+    ...                   np.array([1.0, 0.0, -1.0]), np.array([10, 10, 10]), True)
+    >>> round(a.stat.mean, 3), round(a.variance_reduction, 2)
+    (0.333, 27.0)
+    """
+    stat = ratio_stats(totals - luck - corrections, hands)
+    factor = None
+    if raw.stderr is not None and stat.stderr is not None and stat.stderr > 0:
+        factor = (raw.stderr / stat.stderr) ** 2
+    return Aivat(stat, factor, policy)
+
+
+@dataclass(frozen=True)
 class Figures:
-    """Raw and luck-adjusted statistics of one player, overall or in one position."""
+    """Raw, luck-adjusted and (when measured) AIVAT statistics of one player, overall or in
+    one position (positions have no AIVAT figures)."""
 
     raw: Stat
     luck_adjusted: Adjusted
+    aivat: Aivat | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {**self.raw.as_dict(), "luck_adjusted": self.luck_adjusted.as_dict()}
+        out = {**self.raw.as_dict(), "luck_adjusted": self.luck_adjusted.as_dict()}
+        if self.aivat is not None:
+            out["aivat"] = self.aivat.as_dict()
+        return out
 
 
 @dataclass(frozen=True)
@@ -77,6 +126,10 @@ class PlayerSummary:
     @property
     def luck_adjusted(self) -> Adjusted:
         return self.figures.luck_adjusted
+
+    @property
+    def aivat(self) -> Aivat | None:
+        return self.figures.aivat
 
     @property
     def bb_per_100(self) -> float | None:
@@ -157,11 +210,14 @@ def _plain(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Totals:
-    """Sums over some hands of one player: hands, net chips, luck chips."""
+    """Sums over some hands of one player: hands, net chips, luck chips and (when measured)
+    AIVAT's action corrections in chips, with whether its own decisions were corrected."""
 
     hands: int
     net: float
     luck: float
+    aivat: float | None = None
+    policy: bool = False
 
 
 @dataclass(frozen=True)
@@ -192,9 +248,13 @@ def parse_block(line: Any, names: Sequence[str]) -> BlockTotals:
     for name in names:
         entry = _field(players, name, dict, where, "players.")
         key = f"players.{name}."
+        aivat = _field(entry, "aivat", float, where, key) if "aivat" in entry else None
+        policy = entry.get("policy", False)
+        if not isinstance(policy, bool):
+            raise SummaryError(f"{where}: {key}policy: expected true or false, got {policy!r}")
         totals[name] = Totals(_field(entry, "hands", int, where, key),
                               _field(entry, "net", float, where, key),
-                              _field(entry, "luck", float, where, key))
+                              _field(entry, "luck", float, where, key), aivat, policy)
         cells = _field(entry, "positions", dict, where, key)
         positions[name] = FrozenMap({label: _cell(cell, f"{where}: {key}positions.{label}")
                                      for label, cell in cells.items()})
@@ -283,10 +343,17 @@ def summarise_blocks(blocks: Sequence[BlockTotals], names: Sequence[str], *, uni
 
 
 def _figures(totals: Sequence[Totals], unit_chips: int) -> Figures:
+    """The figures of a player's blocks; AIVAT's only when every block measured it."""
     hands = np.array([t.hands for t in totals], dtype=np.float64)
     net = np.array([t.net for t in totals], dtype=np.float64) / unit_chips
     luck = np.array([t.luck for t in totals], dtype=np.float64) / unit_chips
-    return Figures(ratio_stats(net, hands), luck_adjusted(net, luck, hands))
+    raw = ratio_stats(net, hands)
+    aivat = None
+    if totals and all(t.aivat is not None for t in totals):
+        corrections = np.array([t.aivat for t in totals], dtype=np.float64) / unit_chips
+        aivat = aivat_figures(raw, net, luck, corrections, hands,
+                              all(t.policy for t in totals))
+    return Figures(raw, luck_adjusted(net, luck, hands), aivat)
 
 
 # every label of every table size, in the order round the table from the small blind
@@ -300,31 +367,71 @@ def _position_order(label: str) -> tuple[int, str]:
 # --- the printed table --------------------------------------------------------------------------
 
 
+WIDTH = 80  # a terminal's columns: the table and its notes fit
+
+
 def format_table(summary: RunSummary) -> str:
-    """A readable table: unit per hand, bb/100 and mbb/hand, luck-adjusted beside the raw.
+    """A table of 80 columns: unit per hand with its 95% interval, luck-adjusted beside it,
+    and bb/100 (``summary.json`` also has mbb/hand).
 
     Below it, a note for every player whose luck adjustment did not narrow the interval.
     """
     short = "SB/h" if summary.unit == "small_bets" else "bb/h"
-    head = (f"{'player':<14}{'hands':>9}  {short + ' (95% CI)':<32}{'bb/100':>9}{'mbb/h':>9}"
-            f"  {'luck-adjusted ' + short + ' (95% CI)':<36}")
+    head = (f"{'player':<12}{'hands':>7}  {short + ' [95% CI]':<25}"
+            f"{'luck-adjusted [95% CI]':<25}{'bb/100':>8}")
     lines = [f"{summary.deals} deals in {summary.blocks} blocks; unit: {summary.unit} per hand",
              head, "-" * len(head)]
     for name, p in summary.players.items():
         bb100 = "-" if p.bb_per_100 is None else f"{p.bb_per_100:+.1f}"
-        mbb = "-" if p.mbb_per_hand is None else f"{p.mbb_per_hand:+.0f}"
-        lines.append(f"{name:<14}{p.raw.hands:>9}  {_cell_text(p.raw):<32}{bb100:>9}{mbb:>9}  "
-                     f"{_cell_text(p.luck_adjusted.stat):<36}")
-    lines += _adjustment_notes(summary)
+        if len(name) > 11:  # a long name gets a line of its own, the figures the next
+            lines.append(name)
+            name = ""
+        lines.append(f"{name:<12}{p.raw.hands:>7}  {_cell_text(p.raw):<25}"
+                     f"{_cell_text(p.luck_adjusted.stat):<25}{bb100:>8}")
+    notes = _adjustment_notes(summary) + _fault_notes(summary)
+    if any(p.raw.mean is not None and p.raw.ci95 is None for p in summary.players.values()):
+        notes.append("note: no CI: an interval needs 2 blocks or more")
+    lines += [textwrap.fill(note, WIDTH, subsequent_indent="  ") for note in notes]
+    lines += _aivat_lines(summary, short)
     return "\n".join(lines)
+
+
+def _fault_notes(summary: RunSummary) -> list[str]:
+    """A line for every player with faults: a failed call into it (its constructor,
+    ``start()``, ``act()``...), under ``on_bot_error: fold``, where its seat checked or
+    folded instead; the records are in ``blocks.jsonl``."""
+    return [f"note: {name} had {p.faults} bot fault{'s' if p.faults > 1 else ''} (its seat "
+            f"checked or folded instead; see blocks.jsonl)"
+            for name, p in summary.players.items() if p.faults]
+def _aivat_lines(summary: RunSummary, short: str) -> list[str]:
+    """AIVAT's figures beside the others, with its variance factor, and a note for each
+    player whose own decisions were not corrected."""
+    players = [(name, p.aivat) for name, p in summary.players.items() if p.aivat is not None]
+    if not players:
+        return []
+    lines = [f"{'AIVAT':<12}{'':>7}  {short + ' [95% CI]':<25}{'variance / raw':<25}"]
+    for name, aivat in players:
+        factor = "-" if aivat.variance_reduction is None else \
+            f"1/{aivat.variance_reduction:.1f}"
+        if len(name) > 11:
+            lines.append(name)
+            name = ""
+        lines.append(f"{name:<12}{'':>7}  {_cell_text(aivat.stat):<25}{factor:<25}")
+    for name, aivat in players:
+        if not aivat.policy:
+            lines.append(textwrap.fill(
+                f"note: {name} states no policy: its own decisions get no AIVAT correction "
+                f"(chance only; the other seats' decisions are corrected)", WIDTH,
+                subsequent_indent="  "))
+    return lines
 
 
 def _cell_text(stat: Stat) -> str:
     if stat.mean is None:
         return "-"
     if stat.ci95 is None:
-        return f"{stat.mean:+.4f} (no CI: too few blocks)"
-    return f"{stat.mean:+.4f} [{stat.ci95[0]:+.4f}, {stat.ci95[1]:+.4f}]"
+        return f"{stat.mean:+.3f} (no CI)"
+    return f"{stat.mean:+.3f} [{stat.ci95[0]:+.3f}, {stat.ci95[1]:+.3f}]"
 
 
 def _adjustment_notes(summary: RunSummary) -> list[str]:

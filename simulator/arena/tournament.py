@@ -31,7 +31,6 @@ import importlib.util
 import inspect
 import multiprocessing
 import os
-import signal
 import sys
 import threading
 import time
@@ -52,15 +51,27 @@ from simulator.arena.blocks import (
     permutations,
     play_block,
 )
-from simulator.arena.config import ConfigError, TournamentConfig
+from simulator.arena.config import ConfigError, SeatSection, TournamentConfig
+from simulator.arena.mainguard import (
+    EXIT_UNGUARDED,
+    in_spawned_import,
+    unguarded_call,
+    unguarded_message,
+)
 from simulator.arena.outdir import open_log
 from simulator.arena.progress import Progress, wanted
 from simulator.arena.results import (
+    BLOCKS_FILE,
     FAILURES_FILE,
+    HANDS_FILE,
+    HISTORY_FILE,
     LOG_FILE,
+    RUN_FILE,
+    SUMMARY_FILE,
     ResultsError,
     RunStore,
 )
+from simulator.arena.signals import Terminated, interrupt_name, sigterm_raises
 from simulator.arena.summary import RunInfo, RunSummary, format_table, summarise
 from simulator.arena.workers import (
     GRACE_SECONDS,
@@ -74,8 +85,9 @@ from simulator.arena.workers import (
     slot_view,
 )
 from simulator.core.errors import HoldemError
+from simulator.core.game import GameConfig
 from simulator.core.seeds import derive_seed
-from simulator.play.registry import build, check_params, resolve
+from simulator.play.registry import build, check_for_game, resolve
 
 
 class TournamentError(RuntimeError):
@@ -84,26 +96,6 @@ class TournamentError(RuntimeError):
 
     Blocks finished before the failure stay on disk; ``--resume`` continues from them.
     """
-
-
-class _Terminated(BaseException):
-    """Raised in the main thread by SIGTERM while a run is under way (ends it like Ctrl-C)."""
-
-
-@contextlib.contextmanager
-def _sigterm_ends_run() -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: object) -> None:
-        raise _Terminated
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 # --- executing blocks ---------------------------------------------------------------------------
@@ -267,6 +259,7 @@ class Summary:
     out_dir: Path
     play_seconds: float = 0.0
     luck_seconds: float = 0.0
+    files: tuple[Path, ...] = ()  # the results the run wrote, plots and histories included
 
     @property
     def data(self) -> dict[str, Any]:
@@ -308,31 +301,24 @@ def check_bots(config: TournamentConfig) -> None:
     build runs in a forked child where the system allows it, so a constructor that ends the
     process or hangs past ``bot_timeout`` is that seat's error, not the end of the run."""
     for i, seat in enumerate(config.seats):
-        try:
-            spec = resolve(seat.bot)
-            check_params(spec, seat.params)
-            # a bot class may refuse games it cannot play (e.g. acpc-program: carried stacks;
-            # cfr: anything but the heads-up game it was solved for); a hook that takes a
-            # ``seats`` keyword is also told how many seats the table has
-            check_game = getattr(spec.factory, "check_game", None)
-            if check_game is not None:
-                if _takes_seats(check_game):
-                    check_game(config.game_config(), seats=len(config.seats))
-                else:
-                    check_game(config.game_config())
-        except HoldemError as exc:
-            raise ConfigError(f"seats[{i}] ({seat.name}): {exc}") from None
-        problem = _trial_build(spec, seat.params, seat.name, config.bot_timeout)
-        if problem is not None:
-            raise ConfigError(f"seats[{i}] ({seat.name}): bot {seat.bot!r} with params "
-                              f"{dict(seat.params)}: {problem}")
+        check_seat(seat, config.game_config(), len(config.seats), config.bot_timeout,
+                   f"seats[{i}] ({seat.name})")
 
 
-def _takes_seats(hook: Callable[..., Any]) -> bool:
+def check_seat(seat: SeatSection, game: GameConfig, seats: int, timeout: float | None,
+               where: str) -> None:
+    """One seat's check (see :func:`check_bots`); ``ConfigError`` starts with ``where``."""
     try:
-        return "seats" in inspect.signature(hook).parameters
-    except (TypeError, ValueError):
-        return False
+        spec = resolve(seat.bot)
+        # a bot class may refuse games it cannot play (acpc-program: carried stacks) or
+        # files its params name (the agent's model_file)
+        check_for_game(spec, seat.params, game, seats)
+    except HoldemError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    problem = _trial_build(spec, seat.params, seat.name, timeout)
+    if problem is not None:
+        raise ConfigError(f"{where}: bot {seat.bot!r} with params {dict(seat.params)}: "
+                          f"{problem}")
 
 
 def _build_once(spec: Any, params: Any, name: str, timeout: float | None) -> str | None:
@@ -445,20 +431,31 @@ def check_backend(config: TournamentConfig) -> None:
 
 def run_tournament(config: TournamentConfig, *, resume: bool = False, force: bool = False,
                    progress: bool | None = None, echo: Callable[[str], None] | None = None,
-                   inline: bool = False) -> Summary:
+                   inline: bool = False, checked: bool = False) -> Summary:
     """Play a tournament and write its results; the CLI is a thin layer over this.
 
     Blocks run in spawned worker processes (at most ``workers``, never more than the blocks
-    left), so a script calling this must guard its entry point with
-    ``if __name__ == "__main__":``; ``inline=True`` plays them in this process, one by one,
-    for debugging. ``backend: ray`` starts a local Ray with ``workers`` CPUs, or joins the
-    cluster of ``RAY_ADDRESS`` (whose nodes need this package and the bots' modules).
+    left); ``inline=True`` plays them in this process, one by one, for debugging;
+    ``checked=True`` skips :func:`check_bots` (a league checks its panel once, not once per
+    pair). A spawned worker imports the calling script again, so a script that calls this
+    at its top level, outside ``if __name__ == "__main__":``, plays in this process with
+    ``workers: 1`` and is refused (``ConfigError``, naming the guard) with more
+    (:mod:`.mainguard`). ``backend: ray`` starts a local Ray with ``workers`` CPUs, or
+    joins the cluster of ``RAY_ADDRESS`` (whose nodes need this package and the bots'
+    modules).
 
     Raises ``ConfigError`` or ``ResultsError`` (``HoldemError``\\s) for bad input before any
     work, and ``TournamentError`` for a run that failed on its way (its finished blocks stay
     on disk).
     """
-    check_bots(config)
+    if in_spawned_import():  # a worker importing the script: leave before doing anything
+        os._exit(EXIT_UNGUARDED)
+    if not inline and config.backend == "local" and unguarded_call(sys._getframe(1)):
+        if config.workers > 1:
+            raise ConfigError(unguarded_message(config.workers))
+        inline = True  # one worker: play here, as the script is written
+    if not checked:
+        check_bots(config)
     write_histories = _history_writer() if config.output.hand_histories else None
     if not inline:
         check_backend(config)
@@ -467,12 +464,12 @@ def run_tournament(config: TournamentConfig, *, resume: bool = False, force: boo
             "seed": config.seed,
             "version": package_version(), "names": list(config.names), "unit": config.unit,
             "unit_chips": config.unit_chips, "big_blind": config.game_config().big_blind}
-    with _sigterm_ends_run():
+    with sigterm_raises():
         try:
             store = RunStore.create(out_dir, meta, config.names, resume=resume, force=force,
                                     num_blocks=config.num_blocks,
                                     histories=write_histories is not None)
-        except _Terminated:
+        except Terminated:
             raise TournamentError("terminated before any work") from None
         try:
             return _run(config, store, write_histories, progress, echo, inline)
@@ -553,26 +550,29 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
             finally:
                 for ready in order.drain():  # finished blocks still waiting: keep them
                     write(ready)
-    except (KeyboardInterrupt, _Terminated) as exc:
-        what = "terminated (SIGTERM)" if isinstance(exc, _Terminated) else "interrupted"
-        raise TournamentError(f"{what}; {where}: --resume continues the run") from None
+    except (KeyboardInterrupt, Terminated) as exc:
+        raise TournamentError(f"{interrupt_name(exc)}; {where}: resume=True continues the "
+                              f"run") from None
     except _WriteError as exc:
         raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc}; {where} (free "
-                              f"space, then --resume continues the run)") from None
+                              f"space, then resume=True continues the run)") from None
     finally:
         bar.close()
     if failures:
         raise TournamentError(_failure_text(failures, stopped_by, out_dir))
     summary = _summary(config, store)
+    files = [out_dir / name for name in (SUMMARY_FILE, HANDS_FILE, BLOCKS_FILE, RUN_FILE)]
+    if write_histories is not None:
+        files.append(out_dir / HISTORY_FILE)
     try:
         store.write_summary(summary.to_dict())
         if config.output.plots:
             from simulator.arena.plots import draw
 
-            draw(out_dir)
+            files += draw(out_dir)
     except OSError as exc:
         raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc.strerror or exc}; "
-                              f"{where} (free space, then --resume writes the summary)"
+                              f"{where} (free space, then resume=True writes the summary)"
                               ) from None
     if echo is not None:
         echo(format_table(summary))
@@ -581,7 +581,7 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
             echo(f"note: {len(early)} of {summary.blocks} blocks ended early, when one player "
                  f"was left (stacks carry over): {summary.deals} deals played of "
                  f"{config.hands}")
-    return Summary(summary, out_dir, timing[0], timing[1])
+    return Summary(summary, out_dir, timing[0], timing[1], tuple(files))
 
 
 def _failure_text(failures: list[dict[str, Any]], stopped_by: BlockOutcome | None,
@@ -593,14 +593,15 @@ def _failure_text(failures: list[dict[str, Any]], stopped_by: BlockOutcome | Non
         return f"{kind} in {stopped_by.error}; {where}"
     listed = "; ".join(describe_failure(f) for f in failures)
     return (f"{len(failures)} block(s) failed: {listed}; {where} (see {FAILURES_FILE}): "
-            f"--resume plays the failed blocks again")
+            f"resume=True plays the failed blocks again")
 
 
 def _summary(config: TournamentConfig, store: RunStore) -> RunSummary:
     blocks = store.read_blocks()
     luck_method = ("equity x pot - contribution at each board event (flop, turn, river); "
-                   "exact with <= 2 cards to come, else Monte Carlo "
-                   f"({config.luck_samples} runouts)") if config.luck else None
+                   "exact with <= 2 cards to come and heads-up before the flop (the shipped "
+                   f"table), else Monte Carlo ({config.luck_samples} runouts)") \
+        if config.luck else None
     run = RunInfo(duplicate=config.duplicate,
                   permutations=len(permutations(len(config.seats), config.duplicate)),
                   luck_method=luck_method, seed=config.seed, version=package_version(),

@@ -17,14 +17,18 @@ agent.yaml: temprature: unknown key
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 
 import yaml
 from pydantic import ValidationError
 
 from simulator.core.errors import HoldemError
+from simulator.core.files import FileRefused, read_regular
 
+MAX_SETTINGS_BYTES = 4 << 20  # a settings file is a few kilobytes
 KEY = "@"
 """Marks a model-level message that starts with the key it is about, to join to the path."""
 
@@ -69,17 +73,92 @@ def describe_error(err: dict[str, Any]) -> str:
     return f"{path}: expected {msg.removeprefix('Input should be ').rstrip('.')}, got {shown}"
 
 
-def validation_message(exc: ValidationError, source: str) -> str:
-    """``source: path: what was expected, got what`` for the first error, and how many more."""
-    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-    return f"{source}: {describe_error(exc.errors()[0])}{more}"
+def validation_message(exc: ValidationError, source: str, model: Any = None) -> str:
+    """``source: problem; problem; ...``: every error, each naming its key.
+
+    An unknown key that nearly spells a key of ``model`` (the validated class, where given)
+    or a key missing beside it says which; that key's own "missing" goes, the typo explains it:
+
+    >>> from pydantic import BaseModel, ConfigDict, ValidationError
+    >>> class Run(BaseModel):
+    ...     model_config = ConfigDict(extra="forbid")
+    ...     seed: int
+    ...     workers: int = 1
+    >>> try:
+    ...     Run.model_validate({"sede": 1, "worker": 2})
+    ... except ValidationError as exc:
+    ...     print(validation_message(exc, "run.yaml", Run))
+    run.yaml: sede: unknown key (did you mean 'seed'?); worker: unknown key (did you mean \
+'workers'?)
+    """
+    errors = exc.errors()
+    missing = {err["loc"] for err in errors if err["type"] == "missing"}
+    explained: set[tuple[int | str, ...]] = set()
+    problems = []
+    for err in errors:
+        text = describe_error(dict(err))
+        guess = _near_miss(err, missing, model)
+        if guess is not None:
+            explained.add(guess)
+            text += f" (did you mean {str(guess[-1])!r}?)"
+        problems.append((err["loc"], text))
+    return f"{source}: " + "; ".join(text for loc, text in problems if loc not in explained
+                                     or loc not in missing)
+
+
+def _near_miss(err: Any, missing: set[tuple[int | str, ...]], model: Any
+               ) -> tuple[int | str, ...] | None:
+    """The key that an unknown key nearly spells: a missing one beside it, else one of the
+    model's keys at that place."""
+    if err["type"] not in ("extra_forbidden", "unexpected_keyword_argument"):
+        return None
+    *parent, key = err["loc"]
+    for keys in ({str(loc[-1]) for loc in missing if list(loc[:-1]) == parent},
+                 _keys_at(model, parent) - {str(key)}):
+        close = difflib.get_close_matches(str(key), sorted(keys), n=1, cutoff=0.6)
+        if close:
+            return (*parent, close[0])
+    return None
+
+
+def _fields(kind: Any) -> dict[str, Any]:
+    """Field name -> annotation of a pydantic model or pydantic dataclass; {} otherwise."""
+    fields = getattr(kind, "__pydantic_fields__", None)
+    if not isinstance(kind, type) or not isinstance(fields, dict):
+        return {}
+    return {name: info.annotation for name, info in fields.items()}
+
+
+def _inner(kind: Any, part: int | str) -> Any:
+    """The type at ``part`` inside ``kind``: a field's, or a sequence's or mapping's item."""
+    while get_origin(kind) is Annotated:
+        kind = get_args(kind)[0]
+    options = [a for a in get_args(kind) if a is not type(None)] or [kind]
+    for option in options if isinstance(kind, UnionType) or get_origin(kind) is Union \
+            else [kind]:
+        if isinstance(part, str) and part in _fields(option):
+            return _fields(option)[part]
+        if isinstance(part, int) and get_args(option):
+            return get_args(option)[0]
+    return None
+
+
+def _keys_at(model: Any, path: list[int | str]) -> set[str]:
+    kind = model
+    for part in path:
+        kind = _inner(kind, part)
+    return set(_fields(kind))
 
 
 def read_yaml(path: str | Path) -> Any:
-    """The data of a YAML file; ``ValidationInputError`` names the file and the problem."""
+    """The data of a YAML file; ``ValidationInputError`` names the file and the problem. Only
+    a regular file of at most :data:`MAX_SETTINGS_BYTES` is read (``/dev/zero`` or a FIFO
+    would never end)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, MAX_SETTINGS_BYTES).decode("utf-8")
+    except FileRefused as exc:
+        raise ValidationInputError(str(exc)) from None
     except OSError as exc:
         raise ValidationInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:

@@ -12,9 +12,10 @@ deadline. That is a handful of stores into a ``memoryview`` per call, cheap enou
 
 Either way the block is reported failed, naming the bot, the permutation, the hand and the
 call, and a fresh worker takes the slot. Workers ignore Ctrl-C and sit in their own process
-group (the parent ends them), die with the parent (``PR_SET_PDEATHSIG`` on Linux; elsewhere
-when the parent's pipe closes, after their block), and send their prints (the bots') to a
-log file.
+group (the parent ends them: SIGTERM, on which a worker ends the process groups of the
+programs its seats started, then SIGKILL), die with the parent (``PR_SET_PDEATHSIG`` on
+Linux; elsewhere when the parent's pipe closes, after their block), and send their prints
+(the bots') to a log file.
 
 >>> from array import array
 >>> mem = slot_view(array("d", [0.0] * SLOT_SIZE))
@@ -45,17 +46,20 @@ from pathlib import Path
 from typing import Any
 
 from simulator.arena.blocks import BlockOutcome, bots_dir, permutations, play_block
-from simulator.arena.config import TournamentConfig
+from simulator.arena.config import ConfigError, TournamentConfig
+from simulator.arena.mainguard import EXIT_UNGUARDED, unguarded_message
+from simulator.interop import process_groups
 
 GRACE_SECONDS = 1.0  # past bot_timeout before a worker is killed (its own interrupt goes first)
 POLL_SECONDS = 0.05  # how often the parent looks at the slots
+TERM_SECONDS = 2.0  # for a worker told to end to end its programs before it is killed
 
 # The slot, one float64 each. CALL packs the current call's seat, kind and hand into one
 # number, so that entering a call is two stores: CALL, then DEADLINE. DEADLINE is infinite
 # outside bot calls, and in a call without a time limit it is NO_LIMIT (finite, never due).
 CALL, DEADLINE, PERM, HANDS, BLOCK = range(5)
 SLOT_SIZE = 5
-CALLS = ("", "constructor", "start()", "act()", "observe()", "close()")
+CALLS = ("", "constructor", "start()", "act()", "observe()", "close()", "policy()")
 _CODE = {name: 16 * i for i, name in enumerate(CALLS)}
 IDLE = float("inf")
 NO_LIMIT = 1e300
@@ -161,10 +165,18 @@ def _redirect_output(log_path: Path | None) -> None:
             stream.reconfigure(line_buffering=True)  # type: ignore[union-attr]
 
 
+def _end_programs_and_exit(signum: int, frame: object) -> None:
+    """SIGTERM from the parent: end the groups of the programs our seats started (they are
+    in sessions of their own, which ending this worker would not reach), then exit."""
+    process_groups.end_all()
+    os._exit(128 + signum)
+
+
 def _worker_main(conn: mpc.Connection, slot: Any, config: TournamentConfig, keep: bool,
                  log_path: Path | None, parent: int) -> None:
     _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, _end_programs_and_exit)
     with contextlib.suppress(OSError):
         os.setpgrp()  # out of the terminal's process group: the parent ends its workers
     _redirect_output(log_path)
@@ -293,6 +305,8 @@ class WorkerPool:
                 worker.block = None
                 return outcome
         if not worker.process.is_alive():
+            if worker.process.exitcode == EXIT_UNGUARDED:  # see simulator.arena.mainguard
+                raise ConfigError(unguarded_message(len(self._workers)))
             problem, by_bot = self._death(worker)
             return self._fail(worker, block, problem, by_bot=by_bot)
         if overdue(worker.mem, now, self._grace):
@@ -320,7 +334,8 @@ class WorkerPool:
         return BlockOutcome.failed(block, problem, fault=fault)
 
     def close(self, graceful: bool = True) -> None:
-        """End every worker: politely after a run that went well, at once otherwise."""
+        """End every worker: politely after a run that went well, at once otherwise (SIGTERM,
+        so each ends its programs first, then SIGKILL for any that does not)."""
         if graceful:
             for worker in self._workers:
                 with contextlib.suppress(OSError):
@@ -328,8 +343,7 @@ class WorkerPool:
             deadline = time.monotonic() + 5.0
             for worker in self._workers:
                 worker.process.join(timeout=max(0.0, deadline - time.monotonic()))
-        for worker in self._workers:
-            _end(worker)
+        _end(*self._workers)
         self._workers = []
 
     def __enter__(self) -> WorkerPool:
@@ -339,11 +353,20 @@ class WorkerPool:
         self.close(graceful=kind is None)
 
 
-def _end(worker: _Worker) -> None:
-    if worker.process.is_alive():
-        worker.process.kill()
-    worker.process.join(timeout=5.0)
-    with contextlib.suppress(OSError):
-        worker.conn.close()
-    with contextlib.suppress(ValueError, OSError):
-        worker.process.close()
+def _end(*workers: _Worker) -> None:
+    """SIGTERM the workers still alive (each ends its programs' groups), a moment, then
+    SIGKILL any left (one hung in C code cannot take the signal)."""
+    alive = [w for w in workers if w.process.is_alive()]
+    for worker in alive:
+        worker.process.terminate()
+    deadline = time.monotonic() + TERM_SECONDS
+    for worker in alive:
+        worker.process.join(timeout=max(0.0, deadline - time.monotonic()))
+    for worker in workers:
+        if worker.process.is_alive():
+            worker.process.kill()
+        worker.process.join(timeout=5.0)
+        with contextlib.suppress(OSError):
+            worker.conn.close()
+        with contextlib.suppress(ValueError, OSError):
+            worker.process.close()

@@ -80,6 +80,14 @@ class LegalActions:
     def can_raise(self) -> bool:
         return self.min_raise_to is not None
 
+    def check_or_fold(self) -> Action:
+        """Give up as cheaply as the rules allow: fold, or check when checking is free.
+
+        >>> str(LegalActions(False, 0).check_or_fold()), str(LegalActions(True, 2).check_or_fold())
+        ('call', 'fold')
+        """
+        return Action.fold() if self.can_fold else Action.call()
+
     def allows(self, action: Action) -> bool:
         if action.kind is ActionKind.FOLD:
             return self.can_fold

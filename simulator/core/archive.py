@@ -35,20 +35,19 @@ from __future__ import annotations
 import io
 import json
 import os
-import stat
 import zipfile
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
 from simulator.core.errors import HoldemError
+from simulator.core.files import NOFOLLOW as _NOFOLLOW
+from simulator.core.files import FileRefused, read_regular
 
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 HEADER = "header"
 _HEADER_BYTES = 1 << 20  # a header is a few kilobytes of JSON
 
@@ -60,11 +59,13 @@ class ArchiveError(HoldemError, ValueError):
 @dataclass(frozen=True)
 class Limits:
     """Bounds a reader sets before trusting a file: whole-file bytes, bytes of any one array,
-    and the number of members."""
+    bytes of all arrays together (compressed members may hold far more than the file), and
+    the number of members."""
 
     file_bytes: int = 1 << 30
     array_bytes: int = 1 << 30
     members: int = 10_000
+    total_bytes: int = 4 << 30
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,17 @@ def checksum(header: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> int
     return crc
 
 
+def dump_archive(file: IO[bytes], fmt: str, version: int, fields: Mapping[str, Any],
+                 arrays: Mapping[str, np.ndarray], *, compress: bool = False) -> None:
+    """Write an archive into an open binary file (which the caller opened safely)."""
+    if HEADER in arrays:
+        raise ArchiveError(f"an array may not be named {HEADER!r}")
+    header = {"format": fmt, "version": version, **fields}
+    header["checksum"] = checksum(header, arrays)
+    members = {**arrays, HEADER: np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)}
+    (np.savez_compressed if compress else np.savez)(file, **members)  # type: ignore[arg-type]
+
+
 def write_archive(path: str | Path, fmt: str, version: int, fields: Mapping[str, Any],
                   arrays: Mapping[str, np.ndarray], *, compress: bool = False) -> None:
     """Write an archive atomically (a temporary file beside it, then a rename). Neither the
@@ -111,15 +123,12 @@ def write_archive(path: str | Path, fmt: str, version: int, fields: Mapping[str,
     path = Path(path)
     if HEADER in arrays:
         raise ArchiveError(f"{path}: an array may not be named {HEADER!r}")
-    header = {"format": fmt, "version": version, **fields}
-    header["checksum"] = checksum(header, arrays)
-    members = {**arrays, HEADER: np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)}
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)  # a stale or planted file: gone, never written through
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
     try:
         with os.fdopen(fd, "wb") as f:
-            (np.savez_compressed if compress else np.savez)(f, **members)  # type: ignore[arg-type]
+            dump_archive(f, fmt, version, fields, arrays, compress=compress)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -128,27 +137,11 @@ def write_archive(path: str | Path, fmt: str, version: int, fields: Mapping[str,
 
 def _open_regular(path: Path, limits: Limits) -> bytes:
     try:
-        fd = os.open(path, os.O_RDONLY | _NONBLOCK)
+        return read_regular(path, limits.file_bytes)
     except FileNotFoundError:
         raise ArchiveError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise ArchiveError(f"{path}: cannot open: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ArchiveError(f"{path}: not a regular file")
-        if info.st_size > limits.file_bytes:
-            raise ArchiveError(f"{path}: {info.st_size} bytes, more than the "
-                               f"{limits.file_bytes} this file may have")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(limits.file_bytes + 1)
-    except OSError as exc:
-        raise ArchiveError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    if len(data) > limits.file_bytes:
-        raise ArchiveError(f"{path}: more than the {limits.file_bytes} bytes this file may have")
-    return data
+    except FileRefused as exc:
+        raise ArchiveError(str(exc)) from None
 
 
 def _declared(path: Path, zf: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits
@@ -235,6 +228,10 @@ def _read_members(path: Path, zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo],
     if HEADER not in by_name:
         raise ArchiveError(f"{path}: not a {fmt} file (no header)")
     declared = {name: _declared(path, zf, info, limits) for name, info in by_name.items()}
+    total = sum(d.nbytes for name, (d, _) in declared.items() if name != HEADER)
+    if total > limits.total_bytes:
+        raise ArchiveError(f"{path}: its arrays declare {total} bytes together, more than the "
+                           f"{limits.total_bytes} allowed")
     head, offset = declared[HEADER]
     if head.dtype != np.uint8 or len(head.shape) != 1 or head.nbytes > _HEADER_BYTES:
         raise ArchiveError(f"{path}: corrupt header (shape {head.shape}, dtype {head.dtype})")

@@ -13,6 +13,21 @@ CardError True
 
 from __future__ import annotations
 
+KEYWORD_FLAGS = {"resume=True": "--resume", "force=True": "--force"}
+"""Advice in a message names the keyword argument of the Python call; a command that has the
+same choice as a flag says the flag instead (:func:`for_command_line`)."""
+
+
+def for_command_line(message: str) -> str:
+    """``message`` with each keyword argument it advises replaced by its command-line flag.
+
+    >>> for_command_line("results there: resume=True continues, force=True starts over")
+    'results there: --resume continues, --force starts over'
+    """
+    for keyword, flag in KEYWORD_FLAGS.items():
+        message = message.replace(keyword, flag)
+    return message
+
 
 class HoldemError(Exception):
     """Raised for a user's mistake (a config, a bot spec, cards, a range, a file, a store).

@@ -1,4 +1,4 @@
-"""The parameters of a game of Texas Hold'em (DESIGN.md section 3), validated on creation.
+"""The parameters of a game of Texas Hold'em, validated on creation.
 
 >>> g = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
 >>> g.big_bet, g.cap, g.bet_size(3)

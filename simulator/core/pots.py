@@ -1,4 +1,4 @@
-"""Main and side pots, and how each is split among its winners (DESIGN.md section 3).
+"""Main and side pots, and how each is split among its winners.
 
 Pots are built from every player's total contribution (antes, blinds and bets, after uncalled
 bets went back). Each contribution level forms a pot that the players still holding cards and

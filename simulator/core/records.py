@@ -6,7 +6,7 @@ loop from the hand's state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from simulator.core.actions import ActionRecord
 from simulator.core.frozen import FrozenMap
@@ -38,6 +38,8 @@ class BotFault:
     seat: int
     name: str
     message: str  # what went wrong: exception text, bad return, overtime
+    # the bot's traceback when it raised (for a log: never part of a result or its equality)
+    traceback: str = field(default="", compare=False, repr=False)
 
 
 @dataclass(frozen=True)

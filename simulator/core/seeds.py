@@ -29,6 +29,7 @@ class Domain(enum.IntEnum):
     MATCH = 2  # a block's match seed, from which its decks come: (run seed, block)
     BOT = 3  # a bot's seed: (run seed, block, permutation, player)
     LUCK = 4  # the luck correction's Monte Carlo runouts: (run seed, block, perm, hand)
+    AIVAT = 5  # the value function's Monte Carlo runouts: (run seed, block, perm, hand)
 
 
 def _sequence(seed: int, domain: Domain, keys: tuple[int, ...]) -> np.random.SeedSequence:

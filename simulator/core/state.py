@@ -1,4 +1,4 @@
-"""The state of one hand of Texas Hold'em: the rules of DESIGN.md section 3.
+"""The state of one hand of Texas Hold'em, fixed-limit and no-limit.
 
 A :class:`HandState` is created with the stacks, the button and the cards (all five board
 cards are given up front and revealed only as the hand reaches them), posts antes and blinds,
@@ -38,6 +38,7 @@ seat 1: illegal action 'fold'; legal: check, raise to 2..94
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -410,3 +411,70 @@ class HandState:
         self._shown = {s: tuple(self.holes[s]) for s in players}
         self.finished = True
 
+
+
+def observation_after(state: HandState, actions: Sequence[Action], seat: int | None = None
+                      ) -> Observation:
+    """The observation of a state the hand did not reach: ``state`` plus ``actions`` (taken
+    in turn by whoever is to act), as the player then to act sees it. ``seat``, if given,
+    must be that player: an observation is what a seat sees when it is to act.
+
+    The state itself is never changed; a best-response tool asks "would you fold if I
+    raised here?" with it. An illegal action raises :class:`IllegalActionError`.
+
+    >>> from simulator.core.game import GameConfig
+    >>> game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
+    >>> s = HandState(game, [100, 100], button=1, holes=[(0, 1), (2, 3)],
+    ...               board=[10, 11, 12, 13, 14])
+    >>> obs = observation_after(s, [Action.raise_to(4)])
+    >>> obs.seat, str(obs.legal), len(obs.history), len(s.history)
+    (0, 'fold, call 2, raise to 6', 1, 0)
+    """
+    scratch = copy.deepcopy(state)
+    for action in actions:
+        scratch.apply(action)
+    who = scratch.actor
+    if who is None:
+        raise ValueError("the hand is over after those actions: no one is to act")
+    if seat is not None and seat != who:
+        raise ValueError(f"seat {seat} is not to act after those actions (seat {who} is)")
+    return scratch.observation(who)
+
+
+def observations_along(obs: Observation) -> list[Observation]:
+    """The observation of the player to act before each action of ``obs.history``, replayed
+    from the start of the hand: what each decision looked like (legal sets included).
+
+    Only ``obs``'s own seat's cards are real; the other seats get stand-in cards, which none
+    of the public facts depend on. The last entry is ``obs``'s own state again.
+
+    >>> from simulator.core.game import GameConfig
+    >>> game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
+    >>> s = HandState(game, [100, 100], button=1, holes=[(0, 1), (2, 3)],
+    ...               board=[10, 11, 12, 13, 14])
+    >>> _ = s.raise_to(4); _ = s.check_or_call()
+    >>> past = observations_along(s.observation(s.actor))
+    >>> [(o.seat, str(o.legal)) for o in past]
+    [(1, 'fold, call 1, raise to 4'), (0, 'fold, call 2, raise to 6'), (0, 'check, raise to 2')]
+    """
+    folded = {r.seat for r in obs.history if r.kind is ActionKind.FOLD}
+    dealt = [a or s in folded for s, a in enumerate(obs.active)]
+    start = [obs.stacks[s] + obs.contributions[s] for s in range(obs.num_seats)]
+    known = set(obs.hole_cards) | set(obs.board)
+    spare = iter(c for c in range(52) if c not in known)
+    holes: list[tuple[int, int] | None] = []
+    for s in range(obs.num_seats):
+        if s == obs.seat and len(obs.hole_cards) == 2:
+            holes.append((obs.hole_cards[0], obs.hole_cards[1]))
+        else:
+            holes.append((next(spare), next(spare)) if dealt[s] else None)
+    board = tuple(obs.board) + tuple(next(spare) for _ in range(5 - len(obs.board)))
+    state = HandState(obs.game, start, obs.button, holes, board,
+                      hand_number=obs.hand_number, dealt_in=dealt)
+    out = []
+    for record in obs.history:
+        out.append(state.observation(int(record.seat)))
+        state.apply(Action(record.kind, record.amount))
+    if state.actor is not None:
+        out.append(state.observation(state.actor))
+    return out

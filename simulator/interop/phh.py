@@ -1,4 +1,4 @@
-"""PHH hand histories (DESIGN.md section 11): write played hands, read and replay PHH/PHHS.
+"""PHH hand histories (the Poker Hand History format): write played hands, read and replay PHH/PHHS.
 
 Players ``p1..pN`` are the dealt-in seats from the button's left (our ``HandState.order``), so
 heads-up p1 is the big blind, as pokerkit expects; ``blinds_or_straddles`` is always written

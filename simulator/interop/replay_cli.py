@@ -17,7 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from simulator.core.files import FileRefused, read_regular
 from simulator.core.game import DEFAULT_CAP
+from simulator.core.helptext import summary
 from simulator.interop.phh import PHHError, PHHHand, loads_all, replay
 
 
@@ -31,7 +33,7 @@ def _cap(text: str) -> int | None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="holdem replay", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="holdem replay", description=summary(__doc__))
     p.add_argument("files", nargs="+", type=Path, help="PHH or PHHS files")
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
     p.add_argument("--cap", type=_cap, default=DEFAULT_CAP,
@@ -39,9 +41,14 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+MAX_HISTORY_BYTES = 1 << 30  # a FIFO or /dev/zero never ends; a history file is bounded
+
+
 def _read(path: Path) -> list[PHHHand]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, MAX_HISTORY_BYTES).decode("utf-8")
+    except FileRefused as exc:
+        raise PHHError(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise PHHError(f"cannot read: {exc}") from None
     return loads_all(text)

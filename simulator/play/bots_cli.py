@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import keyword
 import sys
 from typing import Any
 
+from simulator.core.helptext import summary
 from simulator.play.registry import BotSpecError, registered, resolve
 
 
@@ -23,8 +25,7 @@ def describe(name: str) -> dict[str, Any]:
     except BotSpecError as exc:
         out["error"] = str(exc)
         return out
-    doc = inspect.getdoc(spec.factory) or ""
-    out["doc"] = " ".join(doc.split("\n\n")[0].split())
+    out["doc"] = summary(inspect.getdoc(spec.factory))
     params = {}
     try:
         signature = inspect.signature(spec.factory)
@@ -34,22 +35,33 @@ def describe(name: str) -> dict[str, Any]:
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD) or param.name == "seed":
             continue
         default = param.default
-        params[param.name] = None if default is param.empty else (
+        params[config_name(param.name)] = None if default is param.empty else (
             default if isinstance(default, (int, float, str, bool, type(None)))
             else repr(default))
     out["params"] = params
     return out
 
 
+def config_name(name: str) -> str:
+    """A parameter as a config spells it: ``raise_`` (a keyword's stand-in) is ``raise``."""
+    stem = name.removesuffix("_")
+    return stem if name.endswith("_") and keyword.iskeyword(stem) else name
+
+
+def _shown(value: Any) -> str:
+    return f"{value:.4g}" if isinstance(value, float) else repr(value)
+
+
 def _line(entry: dict[str, Any]) -> str:
     if "error" in entry:
         return f"{entry['name']:<12} {entry['path']}\n{'':<13}cannot load: {entry['error']}"
-    params = ", ".join(f"{k}={v!r}" for k, v in entry["params"].items()) or "(no parameters)"
+    params = (", ".join(f"{k}={_shown(v)}" for k, v in entry["params"].items())
+              or "(no parameters)")
     return f"{entry['name']:<12} {entry['doc']}\n{'':<13}{entry['path']}  params: {params}"
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="holdem bots", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="holdem bots", description=summary(__doc__))
     parser.add_argument("--json", action="store_true", help="one JSON object per bot")
     try:
         args = parser.parse_args(argv)

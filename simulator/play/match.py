@@ -21,13 +21,14 @@ import dataclasses
 import signal
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from numbers import Integral
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from simulator.core.actions import Action, ActionKind, IllegalActionError
+from simulator.core.actions import Action, ActionKind, ActionRecord, IllegalActionError
 from simulator.core.deal import Deal, deal_cards
 from simulator.core.events import (
     ActionTaken,
@@ -43,10 +44,11 @@ from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.records import BotFault, HandHistory, HandResult
 from simulator.core.state import HandState
-from simulator.play.protocol import BaseBot, Bot, BotContext
+from simulator.play.protocol import BaseBot, Bot, BotContext, Policy, PolicyBot, PolicyError
 
 __all__ = ["BotError", "CallMonitor", "Deal", "deal_cards", "HandHistory", "BotFault",
-           "HandResult", "build_bots", "play_match", "play_hand", "next_button"]
+           "HandResult", "Overseer", "PolicyAsker", "build_bots", "describe_decision",
+           "play_match", "play_hand", "next_button"]
 
 
 class BotError(RuntimeError):
@@ -161,6 +163,7 @@ class _Guard:
         self.monitor = monitor
         self.interrupt = _InterruptFlag()
         self.hand_number = 0
+        self._traceback = ""  # of the last call that raised, for the fault that follows
 
     def call(self, seat: int, what: str, fn: Callable[..., Any], *args: Any,
              interrupt: bool = True) -> tuple[Any, str | None]:
@@ -185,6 +188,7 @@ class _Guard:
         except BaseException as exc:  # SystemExit too: a bot's failure is the bot's fault
             if self.interrupt.seen:  # the user's Ctrl-C (or the caller's SIGTERM) instead
                 raise
+            self._traceback = "".join(traceback.format_exception(exc))
             if isinstance(exc, KeyboardInterrupt):
                 return None, f"{what}: raised KeyboardInterrupt"
             return None, f"{what}: raised {type(exc).__name__}: {exc}"
@@ -196,7 +200,8 @@ class _Guard:
         return result, None
 
     def fault(self, seat: int, problem: str, faults: list[BotFault]) -> None:
-        fault = BotFault(self.hand_number, seat, self.names[seat], problem)
+        fault = BotFault(self.hand_number, seat, self.names[seat], problem, self._traceback)
+        self._traceback = ""
         if self.on_bot_error == "stop":
             raise BotError(fault)
         faults.append(fault)
@@ -208,6 +213,101 @@ class _Guard:
                                    event, interrupt=False)
             if problem is not None:
                 self.fault(seat, problem, faults)
+
+
+# --- overseers: a caller's own code watching (or playing) the decisions of a hand -------------
+
+
+def describe_decision(observation: Observation) -> str:
+    """The decision an observation stands for, in words: the street and the actions so far
+    (``f`` fold, ``c`` check or call, ``rN`` raise to N; streets apart by ``/``).
+
+    >>> from simulator.core.actions import LegalActions
+    >>> from simulator.core.streets import Street
+    >>> obs = Observation(1, 0, 7, GameConfig(), (0, 1), (2, 3, 4), Street.FLOP, 8, (96, 96),
+    ...                   (0, 0), (4, 4), (True, True),
+    ...                   (ActionRecord(0, Street.PREFLOP, ActionKind.RAISE, 4, 3),
+    ...                    ActionRecord(1, Street.PREFLOP, ActionKind.CALL, None, 2)),
+    ...                   LegalActions(False, 0, 2, 96))
+    >>> describe_decision(obs)
+    "seat 1's flop decision after 'r4 c / '"
+    """
+    streets: list[list[str]] = [[] for _ in range(int(observation.street) + 1)]
+    for r in observation.history:
+        verb = {ActionKind.FOLD: "f", ActionKind.CALL: "c"}.get(r.kind, f"r{r.amount}")
+        streets[int(r.street)].append(verb)
+    text = " / ".join(" ".join(moves) for moves in streets)
+    return f"seat {observation.seat}'s {observation.street.label} decision after {text!r}"
+
+
+class PolicyAsker:
+    """Asks a seat's bot for its policy through the guard of every bot call, for an
+    :class:`Overseer`: an exception, an overrun, a return that is not a :class:`Policy` with
+    one row per holding, or rows that are not a distribution over distinct legal actions
+    (:meth:`Policy.check`) are that seat's fault, naming the decision, and ``on_bot_error``
+    then stops on it (``BotError``) or records it (the call returns None)."""
+
+    def __init__(self, guard: _Guard, bots: Sequence[Bot], faults: list[BotFault]) -> None:
+        self._guard, self._bots, self._faults = guard, bots, faults
+
+    def has_policy(self, seat: int) -> bool:
+        """Whether the seat's bot states a policy (a :class:`PolicyBot`)."""
+        return isinstance(self._bots[seat], PolicyBot)
+
+    def __call__(self, seat: int, observation: Observation,
+                 holdings: Sequence[tuple[int, int]], decision: str | None = None
+                 ) -> Policy | None:
+        """The seat's policy at ``observation`` for ``holdings``, or None after a fault.
+
+        ``decision`` names the decision in a fault's message (default: the observation's,
+        :func:`describe_decision`); a question about a state the hand did not reach says so.
+        """
+        bot = self._bots[seat]
+        if not isinstance(bot, PolicyBot):
+            raise TypeError(f"seat {seat}'s bot {type(bot).__name__} states no policy")
+        where = decision if decision is not None else describe_decision(observation)
+        policy, problem = self._guard.call(seat, "policy()", bot.policy, observation,
+                                           holdings)
+        if problem is None:
+            problem = _policy_problem(policy, observation, len(holdings))
+        if problem is not None:
+            self.fault(seat, f"{problem} (at {where})")
+            return None
+        return policy
+
+    def fault(self, seat: int, problem: str) -> None:
+        """Record ``problem`` as the seat's fault (under ``on_bot_error: stop``, raise)."""
+        self._guard.fault(seat, problem, self._faults)
+
+
+def _policy_problem(policy: object, observation: Observation, rows: int) -> str | None:
+    if not isinstance(policy, Policy):
+        return f"policy(): returned {type(policy).__name__}, not a Policy"
+    if policy.holdings != rows:
+        return f"policy(): {policy.holdings} rows for {rows} holdings"
+    try:
+        policy.check(observation.legal)
+    except PolicyError as exc:
+        return f"policy(): {exc}"
+    return None
+
+
+class Overseer(Protocol):
+    """A caller's own code told of every decision of a hand (the bots never see it).
+
+    ``before`` comes before the seat to act is asked, with the hand's live state, which it
+    must only read (``observation_after`` gives hypothetical states from a copy). It may ask
+    any seat's bot for its policy through ``ask``, and it may play the seat itself by
+    returning an action (a best response does); None lets the seat's bot act. An action it
+    returns must be legal: an illegal one is the caller's error, never a bot's fault.
+    ``after`` follows with the record the state applied and whether it was forced (the bot's
+    decision failed and the engine checked or folded for it).
+    """
+
+    def before(self, seat: int, state: HandState, ask: PolicyAsker) -> Action | None: ...
+
+    def after(self, seat: int, state: HandState, record: ActionRecord, forced: bool,
+              ask: PolicyAsker) -> None: ...
 
 
 def _ask(guard: _Guard, bot: Bot, obs: Observation, faults: list[BotFault]) -> Action | None:
@@ -242,7 +342,7 @@ class _StandIn:
     checks when free, else folds, as a faulty decision does."""
 
     def act(self, observation: Observation) -> Action:
-        return Action.fold() if observation.legal.can_fold else Action.call()
+        return observation.legal.check_or_fold()
 
 
 def build_bots(makers: Sequence[Callable[[], Bot]], names: Sequence[str], *,
@@ -277,11 +377,13 @@ def play_hand(game: GameConfig, bots: Sequence[Bot], stacks: Sequence[int], butt
               bot_timeout: float | None = None,
               observers: Sequence[int] | None = None,
               seat_games: Sequence[GameConfig] | None = None,
-              guard: _Guard | None = None) -> HandResult:
+              guard: _Guard | None = None,
+              overseer: Overseer | None = None) -> HandResult:
     """Play one hand from ``stacks`` (0 = sitting out) and return its result.
 
     ``seat_games`` are the game records each seat's observations carry (default: a copy per
-    seat); the engine plays by ``game``, which no bot is handed.
+    seat); the engine plays by ``game``, which no bot is handed. ``overseer`` is told of
+    every decision (:class:`Overseer`).
     """
     names = tuple(names)
     observers = _observers(bots) if observers is None else observers
@@ -300,18 +402,26 @@ def play_hand(game: GameConfig, bots: Sequence[Bot], stacks: Sequence[int], butt
             if dealt_in[seat]:
                 guard.tell(bots, (seat,), HoleCardsDealt(seat, tuple(holes[seat])), faults)
     streets_told = 0
+    asker = PolicyAsker(guard, bots, faults)
     while not state.finished:
         seat = state.actor
-        action = _ask(guard, bots[seat], state.observation(seat, seat_games[seat]), faults)
-        applied = False
-        if action is not None:
-            try:
-                state.apply(action)
-                applied = True
-            except IllegalActionError as exc:
-                guard.fault(seat, f"illegal action '{action}'; legal: {exc.legal}", faults)
-        if not applied:
-            state.apply(Action.fold() if state.can_fold() else Action.call())
+        own = overseer.before(seat, state, asker) if overseer is not None else None
+        if own is not None:
+            state.apply(own)  # the caller's action: an illegal one is its error, raised
+            applied = True
+        else:
+            action = _ask(guard, bots[seat], state.observation(seat, seat_games[seat]), faults)
+            applied = False
+            if action is not None:
+                try:
+                    state.apply(action)
+                    applied = True
+                except IllegalActionError as exc:
+                    guard.fault(seat, f"illegal action '{action}'; legal: {exc.legal}", faults)
+            if not applied:
+                state.apply(state.legal_actions().check_or_fold())
+        if overseer is not None:
+            overseer.after(seat, state, state.history[-1], not applied, asker)
         if observers:
             guard.tell(bots, observers, ActionTaken(state.last_shared_record), faults)
             streets_told = _tell_board(guard, bots, observers, state, streets_told, faults)
@@ -367,7 +477,8 @@ def play_match(game: GameConfig, bots: Sequence[Bot], hands: int, seed: int, *,
                on_bot_error: Literal["stop", "fold"] = "stop",
                bot_timeout: float | None = None, block: int = 0, permutation: int = 0,
                directory: Path | None = None, first_button: int | None = None,
-               monitor: CallMonitor | None = None) -> Iterator[HandResult]:
+               monitor: CallMonitor | None = None,
+               overseer: Overseer | None = None) -> Iterator[HandResult]:
     """Play up to ``hands`` hands, yielding each result as it finishes (a stream).
 
     Seat i is ``bots[i]``. Hand 0's button is ``first_button`` (default the last seat); it
@@ -383,8 +494,9 @@ def play_match(game: GameConfig, bots: Sequence[Bot], hands: int, seed: int, *,
     ``BotFault`` on the hand's result (a fault in ``start`` on the first hand's, in ``close``
     on the last's) and, for a failed decision, checks if free, else folds. ``bot_timeout`` is
     seconds per call; in the main thread on Unix a decision still running at the deadline is
-    interrupted. ``monitor`` is told of every bot call (the arena's watchdog). It never calls
-    ``bot.reset()``: the caller decides when memory is cleared.
+    interrupted. ``monitor`` is told of every bot call (the arena's watchdog); ``overseer``
+    of every decision (:class:`Overseer`). It never calls ``bot.reset()``: the caller decides
+    when memory is cleared.
     """
     n = len(bots)
     if n < 2:
@@ -413,7 +525,8 @@ def play_match(game: GameConfig, bots: Sequence[Bot], hands: int, seed: int, *,
                     button = next_button(button, stacks)
                 result = play_hand(game, bots, stacks, button,
                                    deal_cards(seed, hand_number, n), hand_number, names,
-                                   observers=observers, seat_games=seat_games, guard=guard)
+                                   observers=observers, seat_games=seat_games, guard=guard,
+                                   overseer=overseer)
                 stacks = list(result.stacks)
                 if hand_number == hands - 1 or (
                         not game.reset_stacks and sum(1 for s in stacks if s > 0) < 2):

@@ -1,4 +1,4 @@
-"""The bot interface (DESIGN.md section 11): ``act`` is required; the rest is optional.
+"""The bot interface: ``act`` is required; the rest is optional.
 
 A bot receives an immutable :class:`~simulator.core.observation.Observation` when it is to act
 and returns an :class:`~simulator.core.actions.Action`; the engine validates it. Events arrive
@@ -23,6 +23,14 @@ actions, draws, model and files are as if it had never been asked, and the obser
 describe a state the hand never reached (actions that were not taken). ``act`` draws its
 action from the row of its own holding.
 
+**Learning.** A bot whose play changes with what it has seen across hands (an opponent
+model) may implement ``freeze()`` (:class:`LearningBot`): called once, before ``start``, it
+tells the bot to learn nothing in this match. The model it starts with (built in its
+constructor, or loaded in ``start`` from a file its parameters name) stays exactly as it is;
+only the state of the hand under way changes. A best response measures a frozen bot as its
+headline figure, so that a bot cannot lower its figure by learning the best responder's play
+rather than by being hard to exploit; a bot without ``freeze`` is measured as it plays.
+
 >>> from simulator.core.actions import Action
 >>> class AlwaysCall(BaseBot):
 ...     def act(self, observation):
@@ -36,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import IO, Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -44,6 +52,7 @@ from simulator.core.actions import Action, ActionKind, LegalActions
 from simulator.core.cards import HOLDING_INDEX, NUM_CARDS
 from simulator.core.errors import HoldemError
 from simulator.core.events import Event
+from simulator.core.files import check_file_name, open_nofollow
 from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 
@@ -61,7 +70,7 @@ class BotContext:
     own. ``directory`` is reserved for this seat's bot (``<output>/bots/<name>``), created
     before ``start``; it is None when the match writes no files. Files a bot writes there
     should carry the block and the permutation in their names, so that results never depend
-    on which worker played which block.
+    on which worker played which block; :meth:`open_file` opens them safely.
     """
 
     seat: int
@@ -74,6 +83,14 @@ class BotContext:
     @property
     def name(self) -> str:
         return self.names[self.seat]
+
+    def open_file(self, name: str, mode: str = "w") -> IO[Any]:
+        """A file of this bot's ``directory``, opened like ``open(path, mode)`` (modes r, w,
+        a, x, with b for bytes) but never through a symlink planted there; ``name`` is a plain
+        file name. A match without a directory is a :class:`HoldemError`."""
+        if self.directory is None:
+            raise HoldemError(f"open_file({name!r}): this match gives the bot no directory")
+        return open_nofollow(self.directory / check_file_name(name), mode)
 
 
 class BaseBot:
@@ -216,6 +233,13 @@ class PolicyBot(Bot, Protocol):
                holdings: Sequence[tuple[int, int]]) -> Policy: ...
 
 
+@runtime_checkable
+class LearningBot(Bot, Protocol):
+    """A bot that can be told to learn nothing in a match (see the module docstring)."""
+
+    def freeze(self) -> None: ...
+
+
 def holding_indices(holdings: Sequence[tuple[int, int]], board: Sequence[int]) -> np.ndarray:
     """The canonical holding index of each holding; a holding that is not two distinct cards
     in 0..51, or that shares a card with ``board``, is a :class:`PolicyError` naming it.
@@ -227,6 +251,9 @@ def holding_indices(holdings: Sequence[tuple[int, int]], board: Sequence[int]) -
     ...
     simulator.play.protocol.PolicyError: holding (4, 9) shares a card with the board
     """
+    fast = _fast_indices(holdings, board)
+    if fast is not None:
+        return fast
     on_board = set(int(c) for c in board)
     out = np.empty(len(holdings), dtype=np.int64)
     for i, holding in enumerate(holdings):
@@ -242,3 +269,26 @@ def holding_indices(holdings: Sequence[tuple[int, int]], board: Sequence[int]) -
             raise PolicyError(f"holding {holding!r} shares a card with the board")
         out[i] = HOLDING_INDEX[a, b]
     return out
+
+
+def _fast_indices(holdings: Sequence[tuple[int, int]], board: Sequence[int]
+                  ) -> np.ndarray | None:
+    """:func:`holding_indices` for the common case, at array speed: integer pairs of
+    distinct cards 0..51 off the board. None when any holding is not (the slow path then
+    names the first bad one)."""
+    if len(holdings) == 0:
+        return np.empty(0, dtype=np.int64)
+    try:
+        pairs = np.asarray(holdings)
+    except (TypeError, ValueError):
+        return None
+    if pairs.ndim != 2 or pairs.shape[1] != 2 or pairs.dtype.kind not in "iu":
+        return None
+    a, b = pairs[:, 0].astype(np.int64), pairs[:, 1].astype(np.int64)
+    if not (((0 <= a) & (a < NUM_CARDS) & (0 <= b) & (b < NUM_CARDS) & (a != b)).all()):
+        return None
+    dead = np.zeros(NUM_CARDS, dtype=bool)
+    dead[[int(c) for c in board]] = True
+    if (dead[a] | dead[b]).any():
+        return None
+    return HOLDING_INDEX[a, b].astype(np.int64)

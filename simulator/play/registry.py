@@ -1,6 +1,6 @@
 """Find bots by name: a short name from the ``holdem.bots`` entry-point group, or ``module:Class``.
 
-The simulator never imports bot modules directly (DESIGN.md section 2): names are looked up
+The simulator never imports bot modules directly (it sits below the agent): names are looked up
 here, when a config is checked, so a typo is refused before any hand is played.
 
 >>> spec = resolve("simulator.play.protocol:BaseBot")
@@ -22,6 +22,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from simulator.core.errors import HoldemError
+from simulator.core.game import GameConfig
 from simulator.play.protocol import Bot
 
 GROUP = "holdem.bots"
@@ -108,6 +109,22 @@ def check_params(spec: BotSpec, params: Mapping[str, Any]) -> None:
         signature.bind(**params)
     except TypeError as exc:
         raise BotSpecError(f"bot {spec.name!r}: bad params {dict(params)}: {exc}") from None
+
+
+def check_for_game(spec: BotSpec, params: Mapping[str, Any], game: GameConfig,
+                   seats: int) -> None:
+    """Everything a bot can be checked for before a match, so that bad input is refused
+    before any work: the parameters its constructor takes, then the class's own hooks, when
+    it has them: ``check_game(game)`` (a game it cannot play) and the classmethod
+    ``check_seat(params, game, seats)`` (what its parameters name, such as a file it would
+    read). Each hook raises a ``HoldemError`` naming the problem."""
+    check_params(spec, params)
+    check_game = getattr(spec.factory, "check_game", None)
+    if check_game is not None:
+        check_game(game)
+    if isinstance(inspect.getattr_static(spec.factory, "check_seat", None),
+                  (classmethod, staticmethod)):
+        spec.factory.check_seat(dict(params), game, seats)  # type: ignore[attr-defined]
 
 
 def build(spec: BotSpec, params: Mapping[str, Any], seed: int) -> Bot:

@@ -85,10 +85,12 @@ class AcpcClient:
         self._boards_told = 0
         self._started = False
 
-    def run(self, conn: LineConnection) -> ClientReport:
-        """Play until the dealer closes the connection; then ``close()`` the bot."""
+    def run(self, conn: LineConnection, timeout: float | None = None) -> ClientReport:
+        """Play until the dealer closes the connection; then ``close()`` the bot. A dealer
+        that sends no whole line within ``timeout`` seconds (None: wait) is a
+        ProtocolError."""
         try:
-            while (line := conn.read(None)) is not None:
+            while (line := conn.read(timeout)) is not None:
                 self.handle(line, conn.send)
             if self._hand is not None and not self._hand.finished:
                 raise ProtocolError(f"the dealer closed the connection in the middle of hand "

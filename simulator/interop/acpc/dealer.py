@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from simulator.core.game import GameConfig
 from simulator.core.records import HandResult
-from simulator.interop.acpc.connection import accept, handshake, listen
+from simulator.interop.acpc.connection import accept_seats, listen
 from simulator.interop.acpc.gamedef import gamedef_for
 from simulator.interop.acpc.seat import AcpcSeat, Illegal
 from simulator.play.match import play_match
@@ -28,36 +28,58 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_TIMEOUT = 10.0  # seconds per action, as the issue asks
 
 
+def open_ports(host: str, ports: Sequence[int] | None, count: int) -> list[socket.socket]:
+    """Listening sockets for ``count`` client seats on ``host`` (``ports`` in seat order, or
+    free ports the system picks); ProtocolError naming a port already in use, with every
+    socket opened so far closed."""
+    if ports is not None and len(ports) != count:
+        raise ValueError(f"expected {count} ports (one per ACPC seat), got {len(ports)}")
+    listeners: list[socket.socket] = []
+    try:
+        for k in range(count):
+            listeners.append(listen(host, 0 if ports is None else ports[k]))
+    except BaseException:
+        for sock in listeners:
+            sock.close()
+        raise
+    return listeners
+
+
 def host_match(game: GameConfig, names: Sequence[str], bots: Sequence[Bot | None], *, hands: int,
          seed: int, host: str = DEFAULT_HOST, ports: Sequence[int] | None = None,
+         listeners: Sequence[socket.socket] | None = None,
          timeout: float | None = DEFAULT_TIMEOUT, connect_timeout: float | None = None,
          illegal: Illegal = "error",
-         on_listening: Callable[[list[int]], None] | None = None) -> Iterator[HandResult]:
+         on_listening: Callable[[list[int]], None] | None = None,
+         warn: Callable[[str], None] | None = None) -> Iterator[HandResult]:
     """Host a match of ``hands`` hands; None in ``bots`` is a seat for an ACPC client.
 
-    ``ports`` fixes the ports of the client seats, in seat order (default: free ports the
-    system picks); ``on_listening(ports)`` is told them before any client is awaited.
-    ``timeout`` is seconds per action of every seat (None: no limit); ``connect_timeout``
-    bounds the wait for each client to connect and send its version.
+    ``listeners`` are the client seats' sockets from :func:`open_ports` (opened before
+    anything else is done, so a port in use is found first); without them, ``ports`` fixes
+    the ports, in seat order (default: free ports the system picks). ``on_listening(ports)``
+    is told them before any client is awaited. ``timeout`` is seconds per action of every
+    seat and for a client's version line (None: no limit); ``connect_timeout`` bounds the
+    wait for every client to connect and send it (None: wait). A connection that says
+    nothing or something else is dropped (``warn`` is told), never blocking the seat.
     """
     gamedef_for(game, len(bots))  # refuses, naming the key, a game ACPC cannot state
     remote = [s for s, b in enumerate(bots) if b is None]
-    if ports is not None and len(ports) != len(remote):
-        raise ValueError(f"expected {len(remote)} ports (one per ACPC seat), got {len(ports)}")
-    listeners: list[socket.socket] = []
-    seats: list[Bot] = []
+    if listeners is None:
+        listeners = open_ports(host, ports, len(remote))
+    elif len(listeners) != len(remote):
+        raise ValueError(f"expected {len(remote)} listeners (one per ACPC seat), got "
+                         f"{len(listeners)}")
+    seats: list[AcpcSeat] = []
     try:
-        for k in range(len(remote)):
-            listeners.append(listen(host, 0 if ports is None else ports[k]))
         if on_listening is not None:
             on_listening([sock.getsockname()[1] for sock in listeners])
-        players = list(bots)
-        for seat, listener in zip(remote, listeners, strict=True):
-            conn = accept(listener, connect_timeout, peer=f"seat {seat} ({names[seat]})")
-            players[seat] = AcpcSeat(conn, timeout=timeout, illegal=illegal)
-            seats.append(players[seat])  # type: ignore[arg-type]
-            handshake(conn, connect_timeout)
-            listener.close()
+        conns = accept_seats(listeners, [f"seat {s} ({names[s]})" for s in remote],
+                             connect_timeout=connect_timeout, handshake_timeout=timeout,
+                             warn=warn)
+        players: list[Bot | None] = list(bots)
+        for seat, conn in zip(remote, conns, strict=True):
+            seats.append(AcpcSeat(conn, timeout=timeout, illegal=illegal))
+            players[seat] = seats[-1]
         # a reply that overstays is the seat's own error; the loop's timer is a backstop
         backstop = None if timeout is None else timeout + 1.0
         yield from play_match(game, players, hands, seed, names=names,  # type: ignore[arg-type]
@@ -66,4 +88,4 @@ def host_match(game: GameConfig, names: Sequence[str], bots: Sequence[Bot | None
         for sock in listeners:
             sock.close()
         for seat_bot in seats:
-            seat_bot.close()  # type: ignore[attr-defined]
+            seat_bot.close()

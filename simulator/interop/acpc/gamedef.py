@@ -1,7 +1,7 @@
 """ACPC game definitions (``.game`` files): read, write, and map to and from our GameConfig.
 
 A definition is a block between ``GAMEDEF`` and ``END GAMEDEF``; keys are case-insensitive,
-``=`` is optional and values are integers, one per player or per round (ACPC.md). We play
+``=`` is optional and values are integers, one per player or per round. We play
 what our rules can play and refuse the rest with a :class:`GameDefError` naming the key:
 
 * a 52-card deck, two hole cards, four rounds with ``numBoardCards = 0 3 1 1``;
@@ -18,10 +18,11 @@ what our rules can play and refuse the rest with a :class:`GameDefError` naming 
   blind (heads-up the button, ``2``), after the flop position 0 (``1``).
 
 ACPC reopens the betting after any raise; our no-limit rules follow the TDA on short all-ins
-(DESIGN.md section 3). With the equal stacks reset every hand that every ACPC game has, the
-two never differ: a short all-in is a player putting in a whole stack as large as anyone's, so
-nobody is left with chips behind to re-raise. Our engine's legal set is the reference
-dealer's (tests/test_acpc_rules.py checks it on every hand of long matches).
+(one that is not a full raise does not reopen the betting). With the equal stacks reset every
+hand that every ACPC game has, the two never differ: a short all-in is a player putting in a
+whole stack as large as anyone's, so nobody is left with chips behind to re-raise. Our
+engine's legal set is the reference dealer's (tests/test_acpc_rules.py checks it on every
+hand of long matches).
 
 >>> gd = load_gamedef(SHIPPED / "holdem.limit.2p.reverse_blinds.game")
 >>> game = game_config(gd)
@@ -47,14 +48,17 @@ from pathlib import Path
 from typing import Literal
 
 from simulator.core.errors import HoldemError
+from simulator.core.files import FileRefused, read_regular
 from simulator.core.game import GameConfig
+from simulator.core.packaged import packaged_file
 from simulator.core.state import HandState
 
 NO_STACK = 2**31 - 1  # the reference dealer's stack when a definition gives none (INT32_MAX)
 NO_CAP = 255  # its maxRaises when a definition gives none (UINT8_MAX)
 MAX_PLAYERS = 10
-SHIPPED = Path(__file__).resolve().parents[3] / "configs" / "acpc"
-"""The competition's definitions shipped with the project."""
+SHIPPED = packaged_file("simulator.interop.acpc", "data")
+"""The competition's definitions, shipped inside this package: ``holdem acpc`` takes their
+names (``holdem.limit.2p.reverse_blinds``) wherever it takes a ``.game`` file."""
 
 # Canonical spelling of every key, as the reference dealer writes it.
 _KEYS = {k.lower(): k for k in ("numPlayers", "numRounds", "stack", "blind", "raiseSize",
@@ -186,11 +190,34 @@ def _checked(betting: Literal["limit", "nolimit"], raw: dict[str, tuple[int, ...
     return gd
 
 
+def shipped_games() -> list[str]:
+    """The names of the shipped definitions, without ``.game``."""
+    return sorted(p.stem for p in SHIPPED.glob("*.game"))
+
+
+def game_path(name: str | Path) -> Path:
+    """``name`` as a path, or a shipped definition when no such file exists and ``name`` is a
+    shipped one's name (with or without ``.game``).
+
+    >>> game_path("holdem.nolimit.3p").name
+    'holdem.nolimit.3p.game'
+    """
+    path = Path(name)
+    if path.exists() or path.parent != Path("."):
+        return path
+    stem = path.name.removesuffix(".game")
+    return SHIPPED / f"{stem}.game" if stem in shipped_games() else path
+MAX_GAMEDEF_BYTES = 1 << 20  # a .game file is a few lines
+
+
 def load_gamedef(path: str | Path) -> GameDef:
-    """Read a ``.game`` file; :class:`GameDefError` names the file and the key."""
-    path = Path(path)
+    """Read a ``.game`` file, or a shipped definition by name (:func:`game_path`);
+    :class:`GameDefError` names the file and the key."""
+    path = game_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, MAX_GAMEDEF_BYTES).decode("utf-8")
+    except FileRefused as exc:
+        raise GameDefError(str(exc)) from None
     except OSError as exc:
         raise GameDefError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -396,5 +423,5 @@ def _rules(game: GameConfig) -> tuple[object, ...]:
 
 
 __all__ = ["GameDef", "GameDefError", "NO_STACK", "SHIPPED", "check_expressible",
-           "deepest_commitment", "format_gamedef", "game_config", "gamedef_for", "load_gamedef",
-           "parse_gamedef"]
+           "deepest_commitment", "format_gamedef", "game_config", "game_path", "gamedef_for",
+           "load_gamedef", "parse_gamedef", "shipped_games"]

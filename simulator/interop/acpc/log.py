@@ -3,7 +3,7 @@
 ``STATE:<hand>:<betting>:<holes by position>/<board...>:<net by position>:<names by
 position>`` and ``SCORE:<net per seat, seat order>:<names>``. The reference dealer splits a
 tied pot into fractions (``808492.5``); our engine gives the odd chip to the first winner
-after the button (DESIGN.md section 3), so our own logs hold whole chips, and reading a
+after the button, so our own logs hold whole chips, and reading a
 reference log accepts a difference under one chip per player on a split pot.
 
 >>> line = "STATE:0:cc/rc/crrc/rc:5d5c|9hQd/8dAs8s/4h/6d:80|-80:Alice|Bob"

@@ -1,4 +1,4 @@
-"""The ACPC wire format: MATCHSTATE lines, replies and action tokens (ACPC.md).
+"""The ACPC wire format: MATCHSTATE lines, replies and action tokens (ACPC protocol 2.0.0).
 
 A MATCHSTATE line is ``MATCHSTATE:<position>:<hand>:<betting>:<cards>``. The betting holds
 one group of tokens per round, separated by ``/``: ``f``, ``c`` and ``r`` (no-limit ``r<T>``,
@@ -31,7 +31,10 @@ from simulator.core.errors import HoldemError
 VERSION = "VERSION:2.0.0"
 MAX_LINE = 4096  # bytes, line end included, as the reference dealer reads them
 _VERSION = re.compile(r"^VERSION:\d+\.\d+\.\d+$")
-_TOKEN = re.compile(r"[fc]|r\d*")
+_TOKEN = re.compile(r"[fc]|r\d{0,9}")  # no stack holds 10 digits of chips
+_NUMBER = re.compile(r"\d{1,9}")
+ROUNDS = 4
+BOARD_CARDS = (0, 3, 1, 1)  # cards dealt at the start of each round
 _REPLY_ACTION = re.compile(r"^([fckrbFCKRB])(\d*)$")
 _CANONICAL = {"f": "f", "c": "c", "k": "c", "r": "r", "b": "r"}
 
@@ -138,20 +141,34 @@ def _parse_cards(text: str, line: str) -> tuple[tuple[tuple[int, int] | None, ..
 
 
 def parse_matchstate(line: str, players: int | None = None) -> MatchState:
-    """Read a MATCHSTATE line (without its line end); ``players`` checks the position count."""
+    """Read a MATCHSTATE line (without its line end); ``players`` checks the position count.
+
+    Anything that is not a state of a hold'em hand is a :class:`ProtocolError` quoting the
+    line: a round past the river, or a round's board with other than its 3, 1 or 1 cards.
+    """
     parts = line.split(":")
     if len(parts) != 5 or parts[0] != "MATCHSTATE":
         raise ProtocolError(f"expected MATCHSTATE:<position>:<hand>:<betting>:<cards>, got "
                             f"{line!r}")
-    if not parts[1].isdigit() or not parts[2].isdigit():
+    if not _NUMBER.fullmatch(parts[1]) or not _NUMBER.fullmatch(parts[2]):
         raise ProtocolError(f"bad position or hand number in {line!r}")
-    betting = parse_betting(parts[3])
+    try:
+        betting = parse_betting(parts[3])
+    except ProtocolError as exc:
+        raise ProtocolError(f"{exc} in {line!r}") from None
     holes, boards = _parse_cards(parts[4], line)
     if players is not None and len(holes) != players:
         raise ProtocolError(f"expected {players} positions in {line!r}, got {len(holes)}")
+    if len(betting) > ROUNDS:
+        raise ProtocolError(f"{len(betting)} betting rounds, more than {ROUNDS}, in {line!r}")
     if len(boards) != len(betting):
         raise ProtocolError(f"betting in round {len(betting) - 1} but board cards of round "
                             f"{len(boards) - 1} in {line!r}")
+    for r, cards in enumerate(boards[1:], 1):
+        if len(cards) != BOARD_CARDS[r]:
+            raise ProtocolError(f"round {r} deals {BOARD_CARDS[r]} board card"
+                                f"{'s' if BOARD_CARDS[r] > 1 else ''}, got {len(cards)} in "
+                                f"{line!r}")
     position = int(parts[1])
     if position >= len(holes):
         raise ProtocolError(f"position {position} out of range in {line!r}")

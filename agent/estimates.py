@@ -1,0 +1,72 @@
+"""E's parameters of every candidate action, for every holding asked about, from the spot, our
+strength and the opponents' views: the pure heart of a post-flop decision.
+
+Two sources, as :mod:`agent.evaluation` defines them:
+
+* the heuristic model (:func:`agent.evaluation.heuristic_params`) with our win probability
+  against the whole ranges (EHS), against the hands that would call a bet (``p_called``)
+  and against those that would re-raise (``p_reraised``), and the share of EHS that comes
+  from improving (``(1 - HS_n) PPOT / EHS``);
+* the betting-chain store's answers, one per candidate, used for every candidate or for none
+  (:func:`from_chains`): chains count what happened later in the hand (later folds, bigger
+  pots) and the heuristic does not, so pricing one action by chains and its alternative by
+  heuristics would favour whichever has the data, and the agent would only ever learn about
+  that one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from agent.evaluation import (
+    FOLD_NOW,
+    Candidate,
+    EParams,
+    EvaluationParams,
+    Spot,
+    Values,
+    chain_params,
+    heuristic_params,
+)
+from agent.modeller import ChainAnswer
+from agent.opponents import OpponentView
+
+
+def draw_share(hs_n: Values, ppot: Values, ehs: Values) -> Values:
+    """The share of EHS that comes from improving: ``(1 - HS_n) PPOT / EHS`` (0 at EHS 0)."""
+    ehs = np.asarray(ehs, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(ehs > 0, (1.0 - np.asarray(hs_n)) * ppot / np.where(ehs > 0, ehs, 1.0),
+                        0.0)
+
+
+def heuristic_estimates(spot: Spot, candidates: Sequence[Candidate], ehs: Values,
+                        p_called: Values, p_reraised: Values, draw: Values,
+                        views: Sequence[OpponentView], params: EvaluationParams
+                        ) -> list[EParams]:
+    """The heuristic parameters of every candidate: a bet or raise meets each opponent's
+    answer to a bet and is won at ``p_called`` (``p_reraised`` once re-raised); a check or
+    call meets its answer now and is won at ``ehs``."""
+    out = []
+    for c in candidates:
+        if c.kind == "fold":
+            out.append(FOLD_NOW)
+            continue
+        answers = [v.bet if c.aggressive else v.check for v in views]
+        out.append(heuristic_params(spot, c, ehs, p_called if c.aggressive else ehs, answers,
+                                    params, p_reraised if c.aggressive else ehs, draw))
+    return out
+
+
+def from_chains(candidates: Sequence[Candidate], guesses: Sequence[EParams],
+                answers: Sequence[ChainAnswer | None] | None, contributed: int,
+                our_value: Values, params: EvaluationParams) -> list[EParams]:
+    """Each candidate's parameters from its chain answer, shrunk toward its guess; the
+    guesses themselves when ``answers`` is None (too few chains for some candidate)."""
+    if answers is None:
+        return list(guesses)
+    return [g if a is None or c.kind == "fold"
+            else chain_params(a, g, c, contributed, our_value, params)
+            for c, g, a in zip(candidates, guesses, answers, strict=True)]

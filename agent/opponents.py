@@ -1,0 +1,77 @@
+"""How each live opponent stands at a decision: its range, how far we trust it, and how it
+answers a bet or a check of ours. Built once per decision, for every holding asked about.
+
+An :class:`OpponentView` holds, for one live opponent:
+
+* ``weights``: its weights mixed with the uniform range by our ``trust`` in them
+  (:func:`agent.trust.mixed`), over the holdings the board leaves it; our own cards are
+  left out later, per holding asked about;
+* ``weak``: per holding asked about, the share of that range (without the holdings that
+  share a card with ours) whose value (EHS' against anyone) is below ``fold_value``: the
+  part that may fold to a bet;
+* ``bet`` and ``check``: its action frequencies in the context our bet or raise would leave
+  it in, and in its context now (:mod:`agent.modeller.tracker`). Facing our bet it folds at
+  most its weak share: a range the modeller has narrowed to strong hands by its bets does
+  not fold, whatever the generic rates say; the rest of its answers keep their proportions.
+
+>>> import numpy as np
+>>> from simulator.core.cards import parse_holding
+>>> weak = np.zeros(1326, dtype=bool); weak[:663] = True  # the first half of the holdings
+>>> shares = weak_shares(np.ones(1326), weak, np.array([parse_holding("2c2d"),
+...                                                      parse_holding("AsAh")]))
+>>> [round(float(x), 3) for x in shares]  # a low pair blocks some of the weak holdings
+[0.459, 0.517]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from agent.evaluation import OpponentTendency, Values
+from simulator.core.board_ranks import HOLD_A, HOLD_B
+from simulator.core.equity import card_mass
+
+
+@dataclass(frozen=True)
+class OpponentView:
+    """One live opponent at one decision (see the module docstring)."""
+
+    seat: int
+    weights: np.ndarray
+    trust: float
+    weak: np.ndarray
+    bet: OpponentTendency
+    check: OpponentTendency
+
+
+def weak_shares(weights: np.ndarray, weak: np.ndarray, holdings: np.ndarray) -> np.ndarray:
+    """Per holding, the share of ``weights`` on ``weak`` holdings once the holdings sharing a
+    card with it are left out (0 when nothing is left)."""
+    free = _free_mass(weights, holdings)
+    w_weak = np.where(weak, weights, 0.0)
+    free_weak = _free_mass(w_weak, holdings)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(free > 1e-12, free_weak / np.where(free > 1e-12, free, 1.0), 0.0)
+
+
+def _free_mass(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
+    per_card = card_mass(w)
+    return w.sum() - per_card[HOLD_A[holdings]] - per_card[HOLD_B[holdings]] + w[holdings]
+
+
+def facing_our_bet(frequencies: tuple[float, float, float], weak: Values) -> OpponentTendency:
+    """An opponent's answer to our bet or raise: its frequencies with the fold rate capped by
+    its weak share (per holding), the call and raise rates scaled to fill the rest.
+
+    >>> t = facing_our_bet((0.6, 0.3, 0.1), np.array([0.2, 0.9]))
+    >>> t.fold.tolist(), [round(x, 3) for x in t.call.tolist()]
+    ([0.2, 0.6], [0.6, 0.3])
+    """
+    fold, call, raise_ = frequencies
+    weak = np.asarray(weak, dtype=np.float64)
+    capped = fold > weak
+    rest = call + raise_
+    keep = np.where(capped, (1.0 - weak) / rest if rest > 0 else 0.0, 1.0)
+    return OpponentTendency(np.where(capped, weak, fold), call * keep, raise_ * keep)

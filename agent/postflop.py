@@ -1,0 +1,147 @@
+"""The agent's post-flop decision for every holding asked about: a pipeline of pure steps.
+
+1. **Views** (:mod:`agent.opponents`): each live opponent's range mixed by our trust in it,
+   its weak share and its answers to a bet and a check of ours.
+2. **Strength** (:mod:`agent.strength.range_strength`): HS against each range, HS_n, PPOT and
+   NPOT against the field, EHS; and our strength against the hands that would call a bet
+   and those that would re-raise it (the top of each range, as far as it is trusted).
+3. **Estimates** (:mod:`agent.estimates`): E's parameters of every candidate, from the
+   heuristics or from the chain store.
+4. **Selection** (:mod:`agent.selector`): each holding's chance of each candidate.
+
+Every step reads; nothing writes. The modeller is asked for its picture of the hand at the
+observation (which may hold actions the hand never saw) and for its learned frequencies and
+chains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from agent.estimates import draw_share, from_chains, heuristic_estimates
+from agent.evaluation import Candidate, EParams, Spot, candidates
+from agent.modeller import ChainAnswer, OpponentModeller
+from agent.modeller.hand import HandModel
+from agent.opponents import OpponentView, facing_our_bet, weak_shares
+from agent.params import AgentParams
+from agent.selector import probabilities
+from agent.strength.ehs import ehs_formulas
+from agent.strength.range_strength import RangeStrength, hs_against_tops, range_strength
+from agent.strength.values import board_values
+from agent.trust import mixed
+from simulator import GameConfig, Observation, Street
+from simulator.core.betting import Betting
+from simulator.play.protocol import PolicyEntry
+
+
+@dataclass(frozen=True)
+class PostflopRows:
+    """The post-flop decision for each holding asked about: the spot, the candidates, our
+    strength, the opponents' views, E's parameters per candidate (numbers over holdings),
+    E itself (candidates x holdings) and the chances (holdings x candidates)."""
+
+    spot: Spot
+    candidates: tuple[Candidate, ...]
+    strength: RangeStrength
+    views: tuple[OpponentView, ...]
+    estimates: tuple[EParams, ...]
+    values: np.ndarray
+    probabilities: np.ndarray
+    continuing: bool
+
+    @property
+    def actions(self) -> tuple[PolicyEntry, ...]:
+        return tuple(c.action for c in self.candidates)
+
+
+def spot_of(obs: Observation, opponents: Sequence[int], betting: Betting) -> Spot:
+    """What E needs of the decision (see :class:`agent.evaluation.Spot`)."""
+    game: GameConfig = obs.game
+    street = obs.street
+    top = max(obs.bets)
+    return Spot(
+        pot=obs.pot, to_call=obs.legal.call_amount, our_bet=obs.bets[obs.seat],
+        stack=obs.stacks[obs.seat], street=int(street), is_limit=game.is_limit,
+        bet_unit=game.bet_size(street) if game.is_limit else game.big_blind,
+        future_unit=(game.bet_size(min(int(street) + 1, int(Street.RIVER)))
+                     if game.is_limit else game.big_blind),
+        opponent_calls=tuple(top - obs.bets[s] for s in opponents),
+        opponent_stacks=tuple(obs.stacks[s] for s in opponents),
+        yet_to_act=tuple(betting.yet_to_act(s) for s in opponents),
+        reraise_room=not game.is_limit or game.cap is None
+        or top // game.bet_size(street) + 1 < game.cap)
+
+
+def _views(obs: Observation, hand: HandModel, modeller: OpponentModeller,
+           trust: Sequence[float], weights: np.ndarray, weak: np.ndarray,
+           holdings: np.ndarray) -> tuple[OpponentView, ...]:
+    out = []
+    for j, seat in enumerate(obs.live_opponents):
+        share = weak_shares(weights[j], weak, holdings)
+        bet = modeller.frequencies(seat, obs.street, modeller.context(seat, True, hand))
+        check = modeller.frequencies(seat, obs.street, modeller.context(seat, False, hand))
+        out.append(OpponentView(seat, weights[j], trust[j], share, facing_our_bet(bet, share),
+                                facing_our_bet(check, np.ones_like(share))))
+    return tuple(out)
+
+
+def _chain_answers(modeller: OpponentModeller, hand: HandModel, cands: Sequence[Candidate],
+                   opponents: Sequence[int], threshold: int
+                   ) -> list[ChainAnswer | None] | None:
+    """Each candidate's chains (the opponent's own store heads-up, else or when thin the
+    generic store); None when some candidate has too few."""
+    out: list[ChainAnswer | None] = []
+    own = opponents[0] if len(opponents) == 1 else None
+    for c in cands:
+        if c.kind == "fold":
+            out.append(None)
+            continue
+        answer = modeller.query(c.action, own, hand)
+        if answer.matched < threshold and own is not None:
+            answer = modeller.query(c.action, None, hand)
+        if answer.matched < threshold:
+            return None
+        out.append(answer)
+    return out
+
+
+def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
+                  trust_of: Callable[[str], float], params: AgentParams,
+                  holdings: np.ndarray) -> PostflopRows:
+    """The decision at ``obs`` for each holding (indices), ``hand`` the modeller's picture
+    of the hand at ``obs``."""
+    ev = params.evaluation
+    opponents = obs.live_opponents
+    trust = [trust_of(hand.names[s]) for s in opponents]
+    weights = np.stack([mixed(modeller.weights(s, hand), a) for s, a in
+                        zip(opponents, trust, strict=True)])
+    strength = range_strength(obs.board, weights, holdings, params.lookahead)
+    spot = spot_of(obs, opponents, hand.betting)
+    cands = tuple(candidates(spot, obs.legal, ev.nolimit_sizes))
+    values = board_values(obs.board)
+    views = _views(obs, hand, modeller, trust, weights, values.ehs_prime < ev.fold_value,
+                   holdings)
+    p_called = p_reraised = strength.ehs
+    if any(c.aggressive for c in cands):
+        # an opponent calls with the top of its range and re-raises with the top of that,
+        # as far as its bets are trusted
+        def against_top(keep: np.ndarray) -> np.ndarray:
+            hs = hs_against_tops(obs.board, weights, values.order, strength, keep, trust)
+            return ehs_formulas(hs, strength.ppot, strength.npot)[0]
+        p_called = against_top(np.stack([1.0 - v.bet.fold for v in views]))
+        p_reraised = against_top(np.stack([v.bet.raise_ for v in views]))
+    guesses = heuristic_estimates(spot, cands, strength.ehs, p_called, p_reraised,
+                                  draw_share(strength.hs_n, strength.ppot, strength.ehs),
+                                  views, ev)
+    answers = (_chain_answers(modeller, hand, cands, opponents, ev.chain_threshold)
+               if params.model == "full" else None)
+    estimates = tuple(from_chains(cands, guesses, answers, obs.contributions[obs.seat],
+                                  values.ehs_prime[holdings], ev))
+    e = np.stack([np.broadcast_to(np.asarray(x.value, dtype=np.float64), holdings.shape)
+                  for x in estimates])
+    continuing = spot.to_call == 0 and hand.betting.previous_raiser() == obs.seat
+    chances = probabilities(cands, e, spot.scale, params.selector, continuing)
+    return PostflopRows(spot, cands, strength, views, estimates, e, chances, continuing)

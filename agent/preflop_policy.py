@@ -1,0 +1,119 @@
+"""The agent's pre-flop decision for every holding asked about: Loki's rules with their noise
+averaged out, what our earlier actions of the hand say about it, and the pot-odds defence.
+
+**The rules' chances.** At its first pre-flop decision of a hand the expert picks a strategy
+by comparing the hand's income rate plus a uniform noise with thresholds; the strategy then
+governs every pre-flop decision of the hand (:mod:`agent.preflop.expert`). For a holding h
+the chance of each strategy is the share of the noise range that picks it
+(:meth:`PreflopExpert.chances`), at the situation of our first decision.
+
+**Our earlier actions.** The strategy was drawn once and is hidden; what we did since tells
+which strategies are left. At a later decision the chance of each strategy is its prior
+chance times, for each of our earlier pre-flop decisions, whether that strategy would have
+taken the action we took there (Bayes; each strategy acts deterministically given the spot).
+A holding no strategy explains keeps the prior: it is a hand we could not have, and any
+distribution will do for it.
+
+**The defence.** Where a strategy folds a hand that faces a bet, the hand calls instead if
+its equity against the opponents' ranges, discounted by ``realization``, beats the pot odds
+(:mod:`agent.defense`), with the ranges as they stood at that decision.
+
+The row of a holding is the chance of each distinct action, summed over the strategies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from agent.defense import DefenseParams, preflop_equities, worth_calling
+from agent.modeller.hand import HandModel
+from agent.preflop.expert import PreflopExpert
+from agent.preflop.situation import Situation, situation_of
+from simulator import Action, ActionKind, Observation, Street
+from simulator.core.state import observations_along
+
+
+@dataclass(frozen=True)
+class PreflopRows:
+    """The pre-flop decision for each holding asked about.
+
+    ``situation`` and ``table``/``thresholds`` are those of our first decision (the rules'
+    strategy is chosen there); ``strategies`` names the strategies and ``chances`` (holdings x
+    strategies) their chances given our earlier actions; ``equity`` is each holding's equity
+    against the live ranges where the defence was asked (else None); ``actions`` are the
+    distinct actions and ``probabilities`` (holdings x actions) their chances.
+    """
+
+    situation: Situation
+    table: int
+    thresholds: dict[str, int]
+    ir: np.ndarray
+    strategies: tuple[str, ...]
+    chances: np.ndarray
+    equity: np.ndarray | None
+    actions: tuple[Action, ...]
+    probabilities: np.ndarray
+
+
+@dataclass(frozen=True)
+class _Choices:
+    """Each strategy's action at one decision: ``plain``, or ``defended`` (a fold turned
+    into a call) for the holdings where ``pays`` is True."""
+
+    plain: tuple[Action, ...]
+    defended: tuple[Action, ...]
+    pays: np.ndarray
+    equity: np.ndarray | None
+
+    def fits(self, taken: Action) -> np.ndarray:
+        """(holdings, strategies): whether each strategy takes ``taken``."""
+        plain = np.array([a == taken for a in self.plain], dtype=np.float64)
+        defended = np.array([a == taken for a in self.defended], dtype=np.float64)
+        return np.where(self.pays[:, None], defended, plain)
+
+
+def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
+             hand: HandModel, strategies: tuple[str, ...], holdings: np.ndarray) -> _Choices:
+    """Each strategy's action at the decision ``obs`` (``hand``: the modeller's picture
+    then), with the defence for the holdings its equity pays for."""
+    situation = situation_of(hand.betting, obs.seat, expert.params.probability_play)
+    plain = tuple(expert.action_for(s, obs, situation) for s in strategies)
+    folds = [a.kind is ActionKind.FOLD for a in plain]
+    if not defense.enabled or not any(folds):
+        return _Choices(plain, plain, np.zeros(len(holdings), dtype=bool), None)
+    ranges = [hand.weights[s].weights for s in obs.live_opponents if s in hand.weights]
+    equity = preflop_equities(holdings, ranges)
+    pays = np.asarray(worth_calling(equity, obs.legal.call_amount, obs.pot, defense))
+    defended = tuple(Action.call() if f else a for a, f in zip(plain, folds, strict=True))
+    return _Choices(plain, defended, pays.reshape(len(holdings)), equity)
+
+
+def preflop_rows(obs: Observation, path: Sequence[HandModel], expert: PreflopExpert,
+                 defense: DefenseParams, holdings: np.ndarray) -> PreflopRows:
+    """The decision at ``obs`` for each holding; ``path`` is the modeller's picture of the
+    hand before each action of ``obs.history`` and now (``OpponentModeller.path_at``)."""
+    past = observations_along(obs)
+    ours = [i for i, r in enumerate(obs.history)
+            if r.seat == obs.seat and r.street is Street.PREFLOP]
+    first = ours[0] if ours else len(obs.history)
+    situation = situation_of(path[first].betting, obs.seat, expert.params.probability_play)
+    table, strategies, thresholds = expert.candidates(situation)
+    ir = expert.irs(table, holdings)
+    _, chances = expert.chances(situation, ir)
+    for i in ours:
+        taken = Action(obs.history[i].kind, obs.history[i].amount)
+        fits = _choices(expert, defense, past[i], path[i], strategies, holdings).fits(taken)
+        explained = (chances * fits).sum(axis=1) > 0
+        chances = np.where(explained[:, None], chances * fits, chances)
+    total = chances.sum(axis=1, keepdims=True)
+    chances = chances / np.where(total > 0, total, 1.0)
+    now = _choices(expert, defense, obs, path[-1], strategies, holdings)
+    actions = tuple(dict.fromkeys((*now.plain, *now.defended)))
+    plain = np.array([[a == b for b in actions] for a in now.plain], dtype=np.float64)
+    defended = np.array([[a == b for b in actions] for a in now.defended], dtype=np.float64)
+    probabilities = np.where(now.pays[:, None], chances @ defended, chances @ plain)
+    return PreflopRows(situation, table, thresholds, ir, strategies, chances, now.equity,
+                       actions, probabilities)

@@ -1,0 +1,154 @@
+"""Every holding's strength against the live opponents' ranges at once: what a policy needs.
+
+For each holding h asked about, as :mod:`agent.strength.against` defines it for one hand:
+
+* ``hs[:, j]``: HS against opponent j's weights, the holdings that share a card with h or
+  the board left out (an opponent whose every holding is ruled out plays a uniform range);
+* ``hs_n``: their product, the chance to beat every opponent;
+* ``ppot`` and ``npot``: Papp's potentials against Loki's field array, each opponent's
+  weights normalised over the holdings h leaves it and averaged, with ``lookahead`` cards;
+* ``ehs = hs_n (1 - npot) + (1 - hs_n) ppot`` and ``ehs_optimistic = hs_n + (1 - hs_n) ppot``.
+
+The field array depends on h only through each opponent's normalising mass, so the
+potentials are per-opponent sums (:func:`agent.strength.sweeps.potential_sums`) combined per
+holding. With ``r`` the rank now, ``f`` at the end of a runout, and ``m`` the runouts free of
+both holdings' cards, summed over the runouts (``a1``, ``a2``, ``f_lt``, ``f_le`` as in the
+sweeps module; ``ahead``, ``tied``, ``behind`` the weighted sums now):
+
+    PPOT = (a1 + a2) / 2 / (m * (behind + tied / 2))
+    NPOT = (f_lt + f_le + a1 + a2 - m * (2 * behind + tied)) / 2 / (m * (ahead + tied / 2))
+
+which are Papp's ``(HP[B][A] + HP[B][T]/2 + HP[T][A]/2) / (HPtotal[B] + HPtotal[T]/2)`` and
+its NPOT twin, since ``sum w[r_o >= r][f_o < f] = f_lt - (m behind - a2)`` and ``sum
+w[r_o > r][f_o <= f] = f_le - (m (behind + tied) - a1)``.
+
+>>> from simulator.core.cards import parse_cards, parse_holding
+>>> s = range_strength(parse_cards("3h4cJh"), np.ones((1, 1326)), [parse_holding("AdQc")])
+>>> round(float(s.hs_n[0]), 6), round(float(s.ppot[0]), 6), round(float(s.ehs[0]), 6)
+(0.585106, 0.108312, 0.544969)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from agent.strength.board_table import BoardTable, board_table
+from agent.strength.errors import RangeError
+from agent.strength.sweeps import now_sums, potential_sums, top_sums
+from simulator.core.board_ranks import board_ranks
+from simulator.core.cards import NUM_HOLDINGS
+
+
+@dataclass(frozen=True)
+class RangeStrength:
+    """Strength of each holding asked about (arrays over those holdings; see the module)."""
+
+    holdings: np.ndarray
+    hs: np.ndarray  # (n, opponents)
+    hs_n: np.ndarray
+    ppot: np.ndarray
+    npot: np.ndarray
+    ehs: np.ndarray
+    ehs_optimistic: np.ndarray
+    sums: np.ndarray  # (opponents, 3, n): weights we are ahead of, tied with, behind now
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+
+
+def _weights(weights: np.ndarray | Sequence[np.ndarray]) -> np.ndarray:
+    try:
+        w = np.asarray(weights, dtype=np.float64)
+    except ValueError:  # arrays of different lengths
+        w = np.empty(0)
+    if w.ndim != 2 or w.shape[0] < 1 or w.shape[1] != NUM_HOLDINGS:
+        raise RangeError(f"bad weights: expected one array of {NUM_HOLDINGS} weights per "
+                         f"opponent, got shape {w.shape}")
+    return w
+
+
+def range_strength(board: Sequence[int], weights: np.ndarray | Sequence[np.ndarray],
+                   holdings: Sequence[int] | np.ndarray, lookahead: int = 1) -> RangeStrength:
+    """Strength of each holding (indices) against one weight array per live opponent."""
+    table = board_table(board)
+    ranks = table.ranks
+    w = np.where(ranks > 0, _weights(weights), 0.0)
+    asked = np.asarray(holdings, dtype=np.int64).reshape(-1)
+    uniform = (ranks > 0).astype(np.float64)
+    k, n = w.shape[0], asked.shape[0]
+    sums = np.empty((k, 3, n))
+    empty = np.zeros((k, n), dtype=bool)
+    for j in range(k):
+        sums[j] = now_sums(ranks, w[j], asked)
+        empty[j] = sums[j].sum(axis=0) <= 0
+        if empty[j].any():  # every holding of that range ruled out: a uniform range instead
+            sums[j][:, empty[j]] = now_sums(ranks, uniform, asked[empty[j]])
+    ahead, tied, behind = sums[:, 0], sums[:, 1], sums[:, 2]
+    mass = ahead + tied + behind
+    hs = _ratio(ahead + tied / 2, mass).T
+    hs_n = np.prod(hs, axis=1)
+    look = min(lookahead, table.cards_to_come)
+    ppot = npot = np.zeros(n)
+    if look:
+        ppot, npot = _potentials(table, w, uniform, asked, sums, empty, look)
+    ehs = hs_n * (1 - npot) + (1 - hs_n) * ppot
+    return RangeStrength(asked, hs, hs_n, ppot, npot, ehs, hs_n + (1 - hs_n) * ppot, sums)
+
+
+def _potentials(table: BoardTable, w: np.ndarray, uniform: np.ndarray, asked: np.ndarray,
+                sums: np.ndarray, empty: np.ndarray, look: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    ranks = table.ranks
+    fin = table.future(look)[1]
+    orders = board_ranks(table.board).orders(look)
+    k = w.shape[0]
+    field = np.zeros((4, asked.shape[0]))
+    marginals = np.zeros((3, asked.shape[0]))
+    for j in range(k):
+        mass = sums[j].sum(axis=0)
+        scale = _ratio(np.ones_like(mass), k * mass)
+        own = potential_sums(ranks, fin, w[j], asked, orders)
+        if empty[j].any():
+            own[:, empty[j]] = potential_sums(ranks, fin, uniform, asked[empty[j]], orders)
+        field += own * scale
+        marginals += sums[j] * scale
+    ahead, tied, behind = marginals
+    m = comb(52 - len(table.board) - 4, look)
+    ppot = _ratio((field[0] + field[1]) / 2, m * (behind + tied / 2))
+    npot = _ratio((field[2] + field[3] + field[0] + field[1] - m * (2 * behind + tied)) / 2,
+                  m * (ahead + tied / 2))
+    return ppot, npot
+
+
+def hs_against_tops(board: Sequence[int], weights: np.ndarray, by_value: np.ndarray,
+                    strength: RangeStrength, keep: np.ndarray, trust: Sequence[float]
+                    ) -> np.ndarray:
+    """HS_n of each holding against only the strongest ``keep[j, i]`` share of each range
+    (the hands that call or re-raise a bet), the trusted part of it from the top of the
+    range in value order (``by_value``) and the rest evenly: ``trust * top +
+    (1 - trust) * keep * weights``. Shape (n,)."""
+    table = board_table(board)
+    ranks = table.ranks
+    w = np.where(ranks > 0, _weights(weights), 0.0)
+    asked = strength.holdings
+    hs = np.ones(asked.shape[0])
+    for j in range(w.shape[0]):
+        top_ahead, top_tied, kept = top_sums(ranks, w[j], by_value, asked, keep[j])
+        ahead, tied, behind = strength.sums[j]
+        a = float(trust[j])
+        k = np.clip(keep[j], 0.0, 1.0)
+        mix_ahead = a * top_ahead + (1 - a) * k * ahead
+        mix_tied = a * top_tied + (1 - a) * k * tied
+        total = a * kept + (1 - a) * k * (ahead + tied + behind)
+        empty = total <= 0
+        if empty.any():  # nobody left to call: HS against a uniform range instead
+            u = now_sums(ranks, (ranks > 0).astype(np.float64), asked[empty])
+            mix_ahead[empty], mix_tied[empty], total[empty] = u[0], u[1], u.sum(axis=0)
+        hs *= _ratio(mix_ahead + mix_tied / 2, total)
+    return hs

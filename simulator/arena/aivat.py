@@ -1,0 +1,196 @@
+"""AIVAT's action corrections (Burch, Schmid, Moravčík, Morrill & Bowling 2018).
+
+At a decision of a seat whose policy is known (a :class:`~simulator.play.protocol.PolicyBot`),
+the action it takes is a draw from its row for the holding it holds. For every seat ``i`` the
+**action correction** of that decision is
+
+    value_i(after the action taken) - sum over actions a of row[a] * value_i(after a)
+
+with the fixed value function of :mod:`simulator.arena.values` (every card known). Its
+expectation over the draw is exactly zero whatever the value function, so subtracting it
+from a seat's winnings keeps the estimate unbiased; with a value function that tracks the
+hand it removes the part of the result that the seat's own random choices (and the chance
+events, :mod:`simulator.arena.luck`) put there. A raise range (an entry of every size from
+``low`` to ``high``, equally likely) is valued at its middle: the value is linear in the
+chips a raise adds, so that is the range's mean value.
+
+The AIVAT estimate of a seat's result in a hand is ``net - luck - corrections``: the luck
+(chance) correction and the action corrections of every decision of a seat with a policy.
+A seat without one gets no action corrections for its own decisions (chance only); it still
+gets its share of the others', which are zero-sum across the seats like the values.
+
+A decision whose action was forced (the bot's fault; the engine checked or folded for it) is
+not a draw from the row and gets no correction. An action that ``act`` played but its policy
+gives probability zero means ``act`` and ``policy`` disagree: that is the seat's fault, and
+its correction is left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulator.arena.values import DEFAULT_SAMPLES, HandValues
+from simulator.core.actions import Action, ActionKind, ActionRecord
+from simulator.core.errors import HoldemError
+from simulator.core.state import HandState
+from simulator.play.match import PolicyAsker, describe_decision
+from simulator.play.protocol import Policy, PolicyEntry, RaiseRange
+
+
+class AivatError(HoldemError, RuntimeError):
+    """The value function failed: the run stops with this line rather than drop a column."""
+
+
+@dataclass(frozen=True)
+class Node:
+    """A decision as the value function sees it: the actor, the chips each seat has in the
+    pot, the seats still in, the actor's bet this round and what a call adds."""
+
+    seat: int
+    values: HandValues
+    paid: tuple[float, ...]
+    active: tuple[bool, ...]
+    bet: int
+    call_amount: int
+
+    @classmethod
+    def of(cls, state: HandState, values: HandValues) -> Node:
+        seat = state.actor
+        assert seat is not None
+        return cls(seat, values, tuple(float(c) for c in state.contributions), state.active,
+                   state.bets[seat], state.legal_actions().call_amount)
+
+    def value(self, entry: PolicyEntry) -> np.ndarray:
+        """Every seat's value once the actor has played ``entry`` (a raise range at its
+        middle: the value is linear in the chips a raise adds)."""
+        paid, active = list(self.paid), list(self.active)
+        if isinstance(entry, RaiseRange):
+            paid[self.seat] += (entry.low + entry.high) / 2 - self.bet
+        elif entry.kind is ActionKind.FOLD:
+            active[self.seat] = False
+        elif entry.kind is ActionKind.CALL:
+            paid[self.seat] += self.call_amount
+        else:
+            assert entry.amount is not None
+            paid[self.seat] += entry.amount - self.bet
+        return self.values.values(paid, active)
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """A decision waiting for its action: the actor's policy, the row of the holding it
+    holds, and the policy-weighted mean of the values of its entries."""
+
+    node: Node
+    policy: Policy
+    row: np.ndarray
+    mean: np.ndarray
+    where: str
+
+
+class AivatRecorder:
+    """An overseer (:class:`~simulator.play.match.Overseer`) that keeps every seat's action
+    corrections for the hand under way; :meth:`take` hands them over after each hand.
+
+    ``rng_of(hand_number)`` gives the generator of the value function's Monte Carlo equity
+    (three or more players before the flop only). A caller that already holds the actor's
+    row (a best response asks for every holding) passes it to :meth:`decision` instead of
+    letting :meth:`before` ask.
+    """
+
+    def __init__(self, num_seats: int,
+                 rng_of: Callable[[int], np.random.Generator | None] | None = None,
+                 samples: int = DEFAULT_SAMPLES) -> None:
+        self._terms = np.zeros(num_seats)
+        self._rng_of = rng_of
+        self._samples = samples
+        self._hand: int | None = None
+        self._values: dict[int, HandValues] = {}
+        self._rng: np.random.Generator | None = None
+        self._pending: _Pending | None = None
+
+    # --- the overseer ----------------------------------------------------------------------
+
+    def before(self, seat: int, state: HandState, ask: PolicyAsker) -> Action | None:
+        if ask.has_policy(seat):
+            hole = state.holes[seat]
+            assert hole is not None
+            policy = ask(seat, state.observation(seat), [hole])
+            if policy is not None:
+                self.decision(state, policy, 0)
+        return None
+
+    def after(self, seat: int, state: HandState, record: ActionRecord, forced: bool,
+              ask: PolicyAsker) -> None:
+        pending, self._pending = self._pending, None
+        if pending is None or pending.node.seat != seat or forced:
+            return
+        taken = Action(record.kind, record.amount)
+        if _probability(pending.policy, pending.row, taken) <= 0.0:
+            ask.fault(seat, f"act() played '{taken}', which its policy() gives probability 0 "
+                            f"(at {pending.where}): act must draw from its policy")
+            return
+        self._terms += _valued(pending.node, taken, pending.where) - pending.mean
+
+    # --- for callers that hold the row already ---------------------------------------------
+
+    def decision(self, state: HandState, policy: Policy, row_index: int) -> None:
+        """Note the decision of the seat to act in ``state``: its policy, and which of the
+        policy's rows is the holding the seat holds."""
+        seat = state.actor
+        assert seat is not None
+        where = f"hand {state.hand_number}, {describe_decision(state.observation(seat))}"
+        try:
+            node = Node.of(state, self._hand_values(state))
+        except Exception as exc:  # the value function's own failure: say so, stop the run
+            raise AivatError(f"AIVAT: the value function failed at {where}: "
+                             f"{type(exc).__name__}: {exc}") from exc
+        row = np.asarray(policy.probabilities[row_index], dtype=np.float64)
+        mean = np.zeros(len(self._terms))
+        for entry, p in zip(policy.actions, row, strict=True):
+            if p > 0:
+                mean += p * _valued(node, entry, where)
+        self._pending = _Pending(node, policy, row, mean, where)
+
+    def take(self) -> np.ndarray:
+        """The corrections of the hand just played, per seat in chips (zeros when none), and
+        a clean slate for the next."""
+        out, self._terms = self._terms, np.zeros(len(self._terms))
+        self._pending = None
+        return out
+
+    # --- inside ----------------------------------------------------------------------------
+
+    def _hand_values(self, state: HandState) -> HandValues:
+        if state.hand_number != self._hand:
+            self._hand = state.hand_number
+            self._values = {}
+            self._rng = None if self._rng_of is None else self._rng_of(state.hand_number)
+        street = int(state.street)
+        if street not in self._values:
+            self._values[street] = HandValues(state.holes, state.board_cards, self._rng,
+                                              self._samples)
+        return self._values[street]
+
+
+def _valued(node: Node, entry: PolicyEntry, where: str) -> np.ndarray:
+    """``node.value(entry)``; a failure is an :class:`AivatError` naming the decision."""
+    try:
+        return node.value(entry)
+    except Exception as exc:
+        raise AivatError(f"AIVAT: the value function failed at {where}, valuing '{entry}': "
+                         f"{type(exc).__name__}: {exc}") from exc
+
+
+def _probability(policy: Policy, row: np.ndarray | Sequence[float], action: Action) -> float:
+    """The row's probability of ``action`` (a raise range's mass spread over its sizes)."""
+    total = 0.0
+    for entry, p in zip(policy.actions, row, strict=True):
+        if entry == action:
+            total += float(p)
+        elif isinstance(entry, RaiseRange) and entry.contains(action):
+            total += float(p) / entry.sizes
+    return total

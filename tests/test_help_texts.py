@@ -1,0 +1,63 @@
+"""What ``--help`` and ``holdem bots`` show a newcomer: plain text, every option explained."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from simulator.cli import commands, usage
+from simulator.play import bots_cli
+
+MARKUP = ("``", ":func:", ":class:", ":mod:", ":data:", ":meth:")
+
+
+class _Stop(BaseException):
+    """Ends a command once its parser is built, before it does anything."""
+
+
+def _parsers(name: str, monkeypatch: pytest.MonkeyPatch) -> list[argparse.ArgumentParser]:
+    """The parser a command builds, and its sub-commands' parsers."""
+    seen: list[argparse.ArgumentParser] = []
+
+    def record(self: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        seen.append(self)
+        raise _Stop
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", record)
+    with pytest.raises(_Stop):
+        commands()[name].load()(["--help"])
+    out = list(seen)
+    for parser in seen:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                out += list(action.choices.values())
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(commands()))
+def test_every_option_has_a_plain_help_line(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for parser in _parsers(name, monkeypatch):
+        text = parser.format_help()
+        assert not [m for m in MARKUP if m in text], f"{parser.prog}:\n{text}"
+        missing = [a.option_strings or a.dest for a in parser._actions
+                   if not a.help and not isinstance(a, argparse._HelpAction)]
+        assert not missing, f"{parser.prog}: no help for {missing}"
+
+
+def test_the_command_list_is_plain() -> None:
+    text = usage()
+    assert not [m for m in MARKUP if m in text], text
+
+
+def test_bots_lists_parameters_as_a_config_spells_them(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    assert bots_cli.main(["--json"]) == 0
+    entries = {e["name"]: e for e in map(json.loads, capsys.readouterr().out.splitlines())}
+    assert set(entries["random"]["params"]) == {"fold", "call", "raise"}
+    assert entries["random"]["params"]["raise"] == pytest.approx(1 / 3)
+    assert bots_cli.main([]) == 0
+    text = capsys.readouterr().out
+    assert "raise_=" not in text and "raise=0.3333" in text
+    assert not [m for m in MARKUP if m in text], text

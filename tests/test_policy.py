@@ -1,0 +1,84 @@
+"""The heuristic agent states its policy: the contract of ``simulator.PolicyBot``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from policy_support import (
+    consistent_with_act,
+    independent_of_real_cards,
+    live_holdings,
+    no_side_effects,
+    recorded_decisions,
+)
+
+from agent.heuristic import HeuristicAgent
+from simulator import GameConfig, PolicyBot, PolicyError
+from simulator.play.baseline import CallBot, RandomBot
+
+LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=400)
+NOLIMIT = GameConfig(variant="nolimit", blinds=(1, 2), stack=200)
+
+
+def agent(seed: int) -> HeuristicAgent:
+    return HeuristicAgent(seed=seed)
+
+
+def test_it_is_a_policy_bot_and_refuses_bad_holdings() -> None:
+    rec = recorded_decisions(agent, [RandomBot(seed=2)], LIMIT, 6, seed=1)
+    bot = rec.bot
+    assert isinstance(bot, PolicyBot) and not isinstance(CallBot(), HeuristicAgent)
+    for _, obs in rec.decisions:
+        empty = bot.policy(obs, [])
+        assert empty.probabilities.shape == (0, len(empty.actions)) and empty.actions
+    _, obs = next((c, o) for c, o in rec.decisions if o.board)
+    with pytest.raises(PolicyError, match="shares a card with the board"):
+        bot.policy(obs, [(obs.board[0], 51 if obs.board[0] != 51 else 50)])
+    for bad in [(3, 3), (0, 52), (-1, 4), ("As", "Kd")]:
+        with pytest.raises(PolicyError, match="bad holding"):
+            bot.policy(obs, [bad])
+    rows = bot.policy(obs, live_holdings(obs))
+    rows.check(obs.legal)
+    assert rows.probabilities.shape[0] == len(live_holdings(obs))
+
+
+@pytest.mark.parametrize(("game", "seats", "hands"), [(LIMIT, 2, 30), (NOLIMIT, 3, 12)],
+                         ids=["limit-heads-up", "nolimit-3"])
+def test_asking_changes_nothing(game: GameConfig, seats: int, hands: int) -> None:
+    def rivals() -> list:
+        return [RandomBot(fold=0.1, call=0.5, raise_=0.4, seed=s) for s in range(seats - 1)]
+
+    assert no_side_effects(agent, rivals, game, hands, seed=5) >= 10
+
+
+@pytest.mark.parametrize("game", [LIMIT, NOLIMIT], ids=["limit", "nolimit"])
+def test_rows_do_not_depend_on_the_real_cards(game: GameConfig) -> None:
+    rec = recorded_decisions(agent, [RandomBot(seed=4)], game, 10, seed=2)
+    assert independent_of_real_cards(agent, rec) >= 4
+
+
+def test_act_draws_from_its_row() -> None:
+    rec = recorded_decisions(agent, [RandomBot(fold=0.0, call=0.5, raise_=0.5, seed=7)],
+                             LIMIT, 8, seed=3)
+    mixed = []
+    for i, (_, obs) in enumerate(rec.decisions):
+        row = rec.bot.policy(obs, [tuple(obs.hole_cards)]).probabilities[0]
+        if np.sort(row)[-2] > 0.15:
+            mixed.append(i)
+    assert mixed, "no decision with a mixed row to test"
+    def reseed(bot: HeuristicAgent, seed: int) -> None:
+        bot.rng = np.random.default_rng(seed)
+
+    assert consistent_with_act(agent, rec, mixed[0], draws=60) > 1e-3  # fresh bots
+    for i in mixed[:3]:
+        assert consistent_with_act(agent, rec, i, draws=600, reseed=reseed) > 1e-3
+
+
+def test_a_holding_sharing_our_card_is_answered() -> None:
+    rec = recorded_decisions(agent, [RandomBot(seed=4)], LIMIT, 4, seed=2)
+    _, obs = next((c, o) for c, o in rec.decisions if o.board)
+    ours = tuple(obs.hole_cards)
+    other = next(c for c in range(52) if c not in obs.board and c not in ours)
+    rows = rec.bot.policy(obs, [(ours[0], other), ours])
+    rows.check(obs.legal)
+    assert rows.probabilities.shape == (2, len(rows.actions))

@@ -1,0 +1,82 @@
+"""What a newcomer reads when a run goes wrong: every config problem at once, a near miss
+named, a bot's traceback kept, and advice in the caller's own terms."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from simulator.arena.config import ConfigError, load_config, parse_config
+from simulator.arena.results import ResultsError
+from simulator.arena.tournament import TournamentError, run_tournament
+from simulator.cli import main as holdem
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = {"variant": "limit", "blinds": [1, 2], "small_bet": 2}
+
+
+def _config(tmp_path: Path, **extra: object) -> dict:
+    data = {"game": GAME, "seats": [{"name": "r", "bot": "random"}, {"name": "c", "bot": "call"}],
+            "hands": 20, "seed": 3, "block_size": 10,
+            "output": {"dir": str(tmp_path / "out"), "plots": False}}
+    data.update(extra)
+    return data
+
+
+def test_config_errors_list_every_problem_and_name_the_near_miss() -> None:
+    data = {"game": {**GAME, "blids": [1, 2]}, "seats": [{"name": "a", "bot": "call"}] * 2,
+            "hands": "many", "sede": 3}
+    with pytest.raises(ConfigError) as info:
+        parse_config(data, "run.yaml")
+    text = str(info.value)
+    assert "more)" not in text and "\n" not in text
+    assert "sede: unknown key (did you mean 'seed'?)" in text
+    assert "game.blids: unknown key (did you mean 'blinds'?)" in text
+    assert "hands: expected" in text
+    assert "seed: expected a value" not in text  # the near miss explains it
+
+
+def test_run_on_a_league_config_points_to_league(capsys: pytest.CaptureFixture[str]) -> None:
+    assert holdem(["run", str(ROOT / "configs" / "league.yaml")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "a league config" in err and "holdem league" in err
+    with pytest.raises(ConfigError, match="run_league"):
+        load_config(ROOT / "configs" / "league.yaml")
+
+
+def test_advice_names_keywords_in_python_and_flags_on_the_command_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _config(tmp_path)
+    run_tournament(parse_config(data), inline=True, progress=False)
+    with pytest.raises(ResultsError) as info:
+        run_tournament(parse_config(data), inline=True, progress=False)
+    assert "resume=True" in str(info.value) and "force=True" in str(info.value)
+    assert "--" not in str(info.value)
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(data))
+    assert holdem(["run", str(tmp_path / "c.yaml"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "--resume" in err and "--force" in err and "=True" not in err
+
+
+class Broken:
+    def act(self, observation: object) -> object:
+        return self.decide(observation)
+
+    def decide(self, observation: object) -> object:
+        raise ValueError("no idea")
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_a_bots_traceback_goes_to_the_bot_log(tmp_path: Path, inline: bool) -> None:
+    data = _config(tmp_path, seats=[{"name": "b", "bot": f"{__name__}:Broken"},
+                                    {"name": "c", "bot": "call"}])
+    with pytest.raises(TournamentError) as info:
+        run_tournament(parse_config(data), inline=inline, progress=False)
+    log = tmp_path / "out" / "bots.log"
+    assert f"traceback in {log}" in str(info.value)
+    assert "raised ValueError: no idea" in str(info.value)
+    text = log.read_text()
+    assert "Traceback (most recent call last)" in text
+    assert 'test_run_messages.py", line' in text and "in decide" in text

@@ -1,0 +1,72 @@
+"""The every-holding sweeps agree with one holding at a time, and with the scalar strength
+code they vectorise (which brute force checks elsewhere)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent.strength.against import top_share
+from agent.strength.board_table import board_table
+from agent.strength.sweeps import now_sums, potential_sums, top_sums
+from agent.strength.values import board_values
+from simulator.core.cards import parse_cards
+
+BOARDS = ["3h4cJh", "3h4cJh9d", "AsKsQs2s", "5c5d5h5s9c"]
+
+
+def _range(board: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    table = board_table(parse_cards(board))
+    rng = np.random.default_rng(seed)
+    w = rng.random(1326) ** 2 * (rng.random(1326) < 0.7)
+    w[table.ranks == 0] = 0.0
+    return table.ranks, w
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_now_sums_every_equals_scalar(board: str) -> None:
+    ranks, w = _range(board, 1)
+    table = board_table(parse_cards(board))
+    every = now_sums(ranks, w, np.arange(1326))
+    for h in np.flatnonzero(ranks)[::97]:
+        scalar = table.strength_sums(int(h), table.effective_weights(w, int(h)))
+        assert every[:, h] == pytest.approx(scalar, abs=1e-9)
+        assert now_sums(ranks, w, np.array([h]))[:, 0] == pytest.approx(scalar, abs=1e-9)
+    assert not every[:, ranks == 0].any()
+
+
+@pytest.mark.parametrize("board", BOARDS[:3])
+def test_potential_sums_every_equals_one_at_a_time(board: str) -> None:
+    ranks, w = _range(board, 2)
+    fin = board_table(parse_cards(board)).future(1)[1]
+    every = potential_sums(ranks, fin, w, np.arange(1326))
+    for h in np.flatnonzero(ranks)[::151]:
+        one = potential_sums(ranks, fin, w, np.array([h]))[:, 0]
+        assert every[:, h] == pytest.approx(one, rel=1e-9, abs=1e-9)
+
+
+def test_potential_sums_give_the_scalar_hp_matrix() -> None:
+    ranks, w = _range("3h4cJh", 3)
+    table = board_table(parse_cards("3h4cJh"))
+    fin = table.future(1)[1]
+    every = potential_sums(ranks, fin, w, np.arange(1326))
+    for h in np.flatnonzero(ranks)[::211]:
+        hp = table.hp_matrix(int(h), table.effective_weights(w, int(h)), 1)
+        a, t, b = 0, 1, 2
+        assert (every[0, h] + every[1, h]) / 2 == pytest.approx(
+            hp[b, a] + hp[b, t] / 2 + hp[t, a] / 2, rel=1e-9)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_top_sums_equal_the_scalar_top_share(board: str) -> None:
+    ranks, w = _range(board, 4)
+    table = board_table(parse_cards(board))
+    order = board_values(parse_cards(board)).order
+    keep = np.random.default_rng(5).random(1326)
+    every = top_sums(ranks, w, order, np.arange(1326), keep)
+    for h in np.flatnonzero(ranks)[::89]:
+        top = top_share(table.effective_weights(w, int(h)), order, keep[h])
+        ahead, tied, behind = table.strength_sums(int(h), top)
+        assert every[:, h] == pytest.approx([ahead, tied, ahead + tied + behind], abs=1e-9)
+        one = top_sums(ranks, w, order, np.array([h]), keep[[h]])[:, 0]
+        assert one == pytest.approx(every[:, h], abs=1e-9)
