@@ -7,13 +7,15 @@ when facing a bet, make a minimum raise 10% of the time, and otherwise check or 
 Goals: ours >= 0.5x pokerkit's hands per second; a median decision under 1 ms and the 99th
 percentile under 10 ms.
 
-    python experiments/bench_agent.py [--hands 400] [--profile] [--steps]
+    python experiments/bench_agent.py [--hands 400] [--profile] [--steps] [--cli 1500]
 
 ``--profile`` adds where the time of the agents' decisions goes (cProfile, own time per
 function, the top entries). ``--steps`` adds the profile of a post-flop decision by its steps:
 each function the agent calls is wrapped in a timer, and a step's time excludes the steps it
 calls (a new board's value vector and table are steps of their own, paid by the first
-decision on that board).
+decision on that board). ``--cli N`` adds the figure a user meets: ``holdem run`` of N hands of
+the same self-play (a config with 2 workers and blocks of 250 deals, not duplicate), start-up
+and worker processes included, timed before the script pins itself to one core.
 """
 
 from __future__ import annotations
@@ -23,14 +25,19 @@ import cProfile
 import io
 import pstats
 import random
+import subprocess
+import sys
+import tempfile
 import time
 import warnings
 from collections import defaultdict
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pokerkit
+import yaml
 from benchlib import pin_to_one_core
 
 import agent.heuristic
@@ -165,6 +172,23 @@ def pokerkit_random(seconds: float) -> float:
     return hands / (time.perf_counter() - start)
 
 
+def through_cli(hands: int) -> float:
+    """Hands per second of ``holdem run`` playing ``hands`` hands of 6-max limit heuristic
+    self-play, start-up and worker processes included."""
+    config = {"game": {"variant": "limit", "blinds": [1, 2], "small_bet": 2, "stack": 2000},
+              "seats": [{"name": f"h{i}", "bot": "heuristic"} for i in range(6)],
+              "hands": hands, "block_size": 250, "seed": 5, "duplicate": False,
+              "workers": 2, "on_bot_error": "stop"}
+    with tempfile.TemporaryDirectory() as tmp:
+        config["output"] = {"dir": str(Path(tmp) / "run"), "plots": False}
+        path = Path(tmp) / "run.yaml"
+        path.write_text(yaml.safe_dump(config))
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "simulator.cli", "run", str(path), "--force"],
+                       check=True, stdout=subprocess.DEVNULL)
+        return hands / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=400)
@@ -172,8 +196,11 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--steps", action="store_true",
                         help="profile a post-flop decision by its steps (timers slow it a bit)")
+    parser.add_argument("--cli", type=int, default=0, metavar="HANDS",
+                        help="also time `holdem run` of this many hands (2 workers)")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
+    cli_rate = through_cli(args.cli) if args.cli else None
     pin_to_one_core()
     steps = Steps() if args.steps else None
     rate, times, report = ours(args.hands, args.profile, steps)
@@ -182,6 +209,9 @@ def main() -> None:
     print(f"ours: 6-max limit, six heuristic agents   {rate:8.1f} hands/s")
     print(f"pokerkit: 6-max no-limit, random players  {anchor:8.1f} hands/s")
     print(f"ratio ours/pokerkit                       {rate / anchor:8.2f}   (goal >= 0.5)")
+    if cli_rate is not None:
+        print(f"holdem run, {args.cli} hands, 2 workers     {cli_rate:8.1f} hands/s   ratio "
+              f"{cli_rate / anchor:.2f} (goal >= 0.5)")
     print(f"decisions: {len(ms)}; median {np.median(ms):.3f} ms (goal < 1), 99th percentile "
           f"{np.percentile(ms, 99):.3f} ms (goal < 10), max {ms.max():.1f} ms")
     if report:

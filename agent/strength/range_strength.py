@@ -38,7 +38,7 @@ import numpy as np
 
 from agent.strength.board_table import BoardTable, board_table
 from agent.strength.errors import RangeError
-from agent.strength.sweeps import now_sums, potential_sums, top_sums
+from agent.strength.sweeps import FEW, now_sums, potential_sums, top_sums
 from simulator.core.board_ranks import board_ranks
 from simulator.core.cards import NUM_HOLDINGS
 
@@ -106,7 +106,8 @@ def _potentials(table: BoardTable, w: np.ndarray, uniform: np.ndarray, asked: np
                 ) -> tuple[np.ndarray, np.ndarray]:
     ranks = table.ranks
     fin = table.future(look)[1]
-    orders = board_ranks(table.board).orders(look)
+    # a sweep over every holding walks each runout in rank order; a few holdings do not
+    orders = board_ranks(table.board).orders(look) if asked.shape[0] > FEW else None
     k = w.shape[0]
     field = np.zeros((4, asked.shape[0]))
     marginals = np.zeros((3, asked.shape[0]))

@@ -42,7 +42,7 @@ import numpy as np
 
 from simulator.core.board_ranks import HOLD_A, HOLD_B
 
-_FEW = 8  # up to this many holdings, a direct pass each is cheaper than a sweep
+FEW = 8  # up to this many holdings, a direct pass each is cheaper than a sweep
 
 
 # --- layouts -----------------------------------------------------------------------------
@@ -195,7 +195,7 @@ def now_sums(ranks: np.ndarray, w: np.ndarray, holdings: np.ndarray) -> np.ndarr
     zeros for a holding that clashes with the board."""
     holdings = np.asarray(holdings, dtype=np.int64)
     w = np.ascontiguousarray(w, dtype=np.float64)
-    if holdings.shape[0] <= _FEW:
+    if holdings.shape[0] <= FEW:
         out = np.zeros((3, holdings.shape[0]))
         _now_few(ranks, w, HOLD_A, HOLD_B, holdings, out)
         return out
@@ -332,7 +332,7 @@ def potential_sums(now: np.ndarray, fin: np.ndarray, w: np.ndarray, holdings: np
     saves sorting the rows."""
     holdings = np.asarray(holdings, dtype=np.int64)
     w = np.ascontiguousarray(w, dtype=np.float64)
-    if holdings.shape[0] <= _FEW:
+    if holdings.shape[0] <= FEW:
         out = np.zeros((4, holdings.shape[0]))
         _potential_few(now, fin, w, HOLD_A, HOLD_B, holdings, out)
         return out
@@ -513,7 +513,7 @@ def top_sums(ranks: np.ndarray, w: np.ndarray, by_value: np.ndarray, holdings: n
     own clashes left out: shape (3, len(holdings))."""
     holdings = np.asarray(holdings, dtype=np.int64)
     out = np.zeros((3, holdings.shape[0]))
-    if holdings.shape[0] <= _FEW:
+    if holdings.shape[0] <= FEW:
         _top_few(ranks, np.ascontiguousarray(w, dtype=np.float64),
                  np.asarray(by_value, dtype=np.int64), holdings,
                  np.asarray(keep, dtype=np.float64), HOLD_A, HOLD_B, out)

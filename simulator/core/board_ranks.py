@@ -150,10 +150,12 @@ class BoardRanks:
         """Per runout of ``future(lookahead)``, the live holdings from the worst rank to the
         best (the order a showdown sweep walks), padded with -1: shape (n, 1326)."""
         if lookahead not in self._orders:
-            ranks = self.future(lookahead)[1].astype(np.int64)
-            order = np.argsort(-ranks, axis=1, kind="stable")
-            sorted_ranks = np.take_along_axis(ranks, order, axis=1)
-            order[sorted_ranks == 0] = -1
+            ranks = self.future(lookahead)[1]
+            # best first is the ascending order of this 16-bit key, which numpy's stable
+            # sort orders by radix (several times faster than sorting 64-bit keys)
+            key = (np.int16(np.iinfo(np.int16).max) - ranks).astype(np.uint16)
+            order = np.argsort(key, axis=1, kind="stable")
+            order[np.take_along_axis(ranks, order, axis=1) == 0] = -1
             self._orders[lookahead] = order
         return self._orders[lookahead]
 
