@@ -93,8 +93,9 @@ class LegalActions:
             return self.can_fold
         if action.kind is ActionKind.CALL:
             return action.amount is None
-        return (self.can_raise and action.amount is not None
-                and self.min_raise_to <= action.amount <= self.max_raise_to)
+        low, high = self.min_raise_to, self.max_raise_to
+        return (low is not None and high is not None and action.amount is not None
+                and low <= action.amount <= high)
 
     def __str__(self) -> str:
         parts = ["fold"] if self.can_fold else []
