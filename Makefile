@@ -1,6 +1,6 @@
 # Two entry points, each working on a fresh clone: `make demo` (set up the library and the
-# CLI, play a small tournament, plot it) and `make test` (set up the test tools too, lint, run
-# the tests).
+# CLI, play a small tournament, plot it) and `make test` (set up the test tools too, lint,
+# type-check, run the tests).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip -q
@@ -35,6 +35,7 @@ demo: setup-base
 # The installed-wheel test takes over a minute, so it is marked slow; it runs here anyway.
 test: setup
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 	$(PY) -m pytest
 	$(PY) -m pytest --runslow tests/test_wheel.py
 

@@ -22,6 +22,7 @@ own HS_n takes the same view after the flop).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import overload
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -41,8 +42,19 @@ class DefenseParams(BaseModel):
     """The share of its showdown equity a hand is taken to win when it plays on."""
 
 
-def worth_calling(share: float, to_call: int, pot: int, params: DefenseParams) -> bool:
-    """Whether ``share`` of the pot (our equity) pays for ``to_call`` into ``pot``."""
+@overload
+def worth_calling(share: float, to_call: int, pot: int, params: DefenseParams) -> bool: ...
+
+
+@overload
+def worth_calling(share: np.ndarray, to_call: int, pot: int, params: DefenseParams
+                  ) -> np.ndarray: ...
+
+
+def worth_calling(share: float | np.ndarray, to_call: int, pot: int, params: DefenseParams
+                  ) -> bool | np.ndarray:
+    """Whether ``share`` of the pot (our equity) pays for ``to_call`` into ``pot`` (elementwise
+    for an array of shares)."""
     return params.realization * share >= to_call / (pot + to_call)
 
 

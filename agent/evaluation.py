@@ -256,7 +256,9 @@ class EParams:
         def pick(x: Values) -> float:
             return float(np.broadcast_to(x, np.shape(self.value))[i]) if np.ndim(x) or \
                 np.ndim(self.value) else float(x)
-        return EParams(*(pick(getattr(self, f)) for f in _FIELDS), source=self.source)
+        return EParams(pick(self.p_w), pick(self.es_w), pick(self.eb_w), pick(self.p_vf),
+                       pick(self.es_vf), pick(self.eb_vf), pick(self.p_hf), pick(self.eb_hf),
+                       pick(self.win), source=self.source)
 
     def as_dict(self) -> dict[str, float | str]:
         return {"Pw": float(self.p_w), "ESw": float(self.es_w), "EBw": float(self.eb_w),
@@ -264,8 +266,6 @@ class EParams:
                 "EBvf": float(self.eb_vf), "Phf": float(self.p_hf),
                 "EBhf": float(self.eb_hf), "source": self.source}
 
-
-_FIELDS = ("p_w", "es_w", "eb_w", "p_vf", "es_vf", "eb_vf", "p_hf", "eb_hf", "win")
 
 FOLD_NOW = EParams(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 """Folding now: we lose nothing more than what is already in, so E = 0."""

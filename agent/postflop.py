@@ -32,9 +32,8 @@ from agent.strength.ehs import ehs_formulas
 from agent.strength.range_strength import RangeStrength, hs_against_tops, range_strength
 from agent.strength.values import board_values
 from agent.trust import mixed
-from simulator import GameConfig, Observation, Street
+from simulator import Action, GameConfig, Observation, Street
 from simulator.core.betting import Betting
-from simulator.play.protocol import PolicyEntry
 
 
 @dataclass(frozen=True)
@@ -53,7 +52,7 @@ class PostflopRows:
     continuing: bool
 
     @property
-    def actions(self) -> tuple[PolicyEntry, ...]:
+    def actions(self) -> tuple[Action, ...]:
         return tuple(c.action for c in self.candidates)
 
 

@@ -6,6 +6,8 @@ pipeline was asked about): see :mod:`agent.traces` for the schema.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import numpy as np
 
 from agent.modeller.hand import HandModel
@@ -50,9 +52,24 @@ def _candidates(rows: PostflopRows) -> list[CandidateRecord]:
     return out
 
 
+class _Common(TypedDict):
+    """The fields of every decision's record, whichever its street."""
+
+    block: int
+    perm: int
+    hand: int
+    seat: int
+    street: str
+    hole: str
+    board: str
+    pot: int
+    to_call: int
+    chosen: str
+
+
 def decision_record(context: BotContext, obs: Observation, rows: PreflopRows | PostflopRows,
                     action: Action) -> DecisionRecord:
-    common = {"block": context.block, "perm": context.permutation, "hand": obs.hand_number,
+    common: _Common = {"block": context.block, "perm": context.permutation, "hand": obs.hand_number,
               "seat": obs.seat, "street": obs.street.label,
               "hole": format_cards(obs.hole_cards), "board": format_cards(obs.board),
               "pot": obs.pot, "to_call": obs.legal.call_amount, "chosen": str(action)}

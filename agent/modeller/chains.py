@@ -329,9 +329,11 @@ class ChainStore:
             c = ints[COUNT + e]
             endings.append(EndingStats(c, floats[POT + e] / c if c else 0.0,
                                        floats[BETS + e] / c if c else 0.0))
+        showdown, they_fold, we_fold = endings
         n_shown = ints[SHOWN_N]
         mean_shown = floats[SHOWN] / n_shown if n_shown else None
-        return ChainAnswer(sum(ints[COUNT:COUNT + 3]), level, *endings, mean_shown, n_shown)
+        return ChainAnswer(sum(ints[COUNT:COUNT + 3]), level, showdown, they_fold, we_fold,
+                           mean_shown, n_shown)
 
     def prune(self) -> None:
         """Keep at most ``prune_to * max_nodes`` nodes: the most frequent, whole branches."""

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Any, Literal
 
 import numpy as np
 
@@ -123,7 +123,8 @@ class OpponentModeller:
         self._changed = False
         self._loaded_game: tuple[GameConfig, int] | None = None
         self.frozen = False  # freeze(): the hand's weights move, the learned model does not
-        self._dispatch: dict[type, Callable[[Event], None]] = {
+        # each handler takes the events of its key's type (which a dict's type cannot say)
+        self._dispatch: dict[type[Event], Callable[[Any], None]] = {
             HandStarted: self._hand_started, ActionTaken: self._action,
             BoardDealt: self._board, Showdown: self._showdown, HandEnded: self._hand_ended}
 

@@ -247,9 +247,9 @@ class PreflopExpert:
         return Action.call()
 
     def _raise_to(self, strategy: str, obs: Observation, situation: Situation) -> int:
-        legal = obs.legal
+        low, high = obs.legal.raise_bounds  # _act asks only when raising is legal
         if obs.game.is_limit:
-            return int(legal.min_raise_to)
+            return int(low)
         nl, bb = self.params.nolimit, obs.game.big_blind
         if situation.bet_level == 1:
             size = (nl.open_bb + nl.limper_bb * situation.limpers) * bb
@@ -258,8 +258,8 @@ class PreflopExpert:
         start = obs.stacks[obs.seat] + obs.contributions[obs.seat]
         committed = obs.contributions[obs.seat] - obs.bets[obs.seat] + size
         if strategy == "make4" and committed > nl.allin_fraction * start:
-            size = legal.max_raise_to
-        return int(min(max(round(size), legal.min_raise_to), legal.max_raise_to))
+            size = high
+        return int(min(max(round(size), low), high))
 
 
 def _last_qualifying(cuts: np.ndarray, u: np.ndarray) -> np.ndarray:

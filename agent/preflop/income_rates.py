@@ -117,6 +117,8 @@ def class_of(hand: HandLike) -> int:
             raise IncomeRateError(f"bad holding index {hand!r}: expected 0..{NUM_HOLDINGS - 1}")
         return int(HOLDING_CLASS[int(hand)])
     try:
+        if isinstance(hand, bool):  # an int to the types, no holding index: not iterable
+            raise TypeError("'bool' object is not iterable")
         cards = parse_cards(hand)
     except (CardError, TypeError) as exc:
         raise IncomeRateError(f"bad hand {hand!r}: expected a class such as 'AKs', a holding "

@@ -39,7 +39,8 @@ def pot_raise_to(obs: Observation, fraction: float = 1.0) -> int:
     call = legal.call_amount
     target = obs.bets[obs.seat] + call + int(round(fraction * (obs.pot + call)))
     reach = max((obs.bets[o] + obs.stacks[o] for o in obs.live_opponents), default=target)
-    return max(legal.min_raise_to, min(legal.max_raise_to, target, reach))
+    low, high = legal.raise_bounds
+    return max(low, min(high, target, reach))
 
 
 def bet_or_raise(obs: Observation) -> Action:
@@ -48,7 +49,7 @@ def bet_or_raise(obs: Observation) -> Action:
     if not legal.can_raise:
         return Action.call()
     if obs.game.is_limit:
-        return Action.raise_to(legal.min_raise_to)
+        return Action.raise_to(legal.raise_bounds[0])
     return Action.raise_to(pot_raise_to(obs))
 
 

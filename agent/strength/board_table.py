@@ -339,7 +339,7 @@ def _cached_table(key: tuple[int, ...]) -> BoardTable:
     return BoardTable(key)
 
 
-def board_table(board: tuple[int, ...] | list[int]) -> BoardTable:
+def board_table(board: Sequence[int]) -> BoardTable:
     """The shared table of a board, built on first request and kept for the recent boards.
 
     The order of the board cards does not matter, so a street's table is built once.

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 
@@ -140,8 +140,12 @@ def hs_from_sums(ahead: float, tied: float, behind: float) -> float:
     return (ahead + tied / 2) / (ahead + tied + behind)
 
 
-def ehs_formulas(hs_n: float, ppot: float, npot: float) -> tuple[float, float]:
-    """``(EHS, EHS')``: ``HS_n (1 - NPOT) + (1 - HS_n) PPOT`` and ``HS_n + (1 - HS_n) PPOT``.
+_Values = TypeVar("_Values", float, np.ndarray)
+
+
+def ehs_formulas(hs_n: _Values, ppot: _Values, npot: _Values) -> tuple[_Values, _Values]:
+    """``(EHS, EHS')``: ``HS_n (1 - NPOT) + (1 - HS_n) PPOT`` and ``HS_n + (1 - HS_n) PPOT``,
+    of numbers or elementwise of arrays.
 
     >>> ehs_formulas(0.5, 0.2, 0.1)
     (0.55, 0.6)
@@ -221,8 +225,8 @@ def hand_detail(hole: CardsLike, board: CardsLike, weights: WeightsLike = None,
     ahead, tied, behind = table.strength_sums(hero, w)
     hp = None
     if look:
-        m = table.hp_matrix(hero, w, look)
-        hp = tuple(tuple(float(x) for x in row) for row in m)
+        m = table.hp_matrix(hero, w, look)  # 3x3
+        hp = tuple((float(row[0]), float(row[1]), float(row[2])) for row in m)
     return HandDetail((hole_cards[0], hole_cards[1]), tuple(parse_cards(board)), ahead, tied,
                       behind, hp, look)
 

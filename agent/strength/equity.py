@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numba
 import numpy as np
@@ -183,7 +184,8 @@ def dead_holdings(cards: Sequence[int]) -> np.ndarray:
     >>> int(dead_holdings([0]).sum()), int(dead_holdings([0, 1]).sum())
     (51, 101)
     """
-    return _TOUCHES[list(cards)].any(axis=0)
+    # numpy's stub types any() along an axis as an array or a scalar: here an array
+    return cast(np.ndarray, _TOUCHES[list(cards)].any(axis=0))
 
 
 def live_weights(weights: np.ndarray | None, known: Sequence[int]) -> np.ndarray:

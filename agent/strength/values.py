@@ -33,8 +33,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 import numba
 import numpy as np
@@ -88,8 +90,12 @@ def _now_counts(now: np.ndarray, order: np.ndarray, hold_a: np.ndarray, hold_b: 
         start = end
 
 
-@intrinsic
-def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
+# numba's stub types a call of an intrinsic as one of its typing function (typingctx first,
+# returning Never); in a kernel the intrinsics below take and return one integer.
+_IntOp = Callable[[int], int]
+
+
+def _popcount_typing(typingctx, x):  # type: ignore[no-untyped-def]
     """The number of set bits of an integer (LLVM's ctpop: one instruction)."""
     if not isinstance(x, types.Integer):
         return None
@@ -100,8 +106,10 @@ def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
     return x(x), codegen
 
 
-@intrinsic
-def _leading_zeros(typingctx, x):  # type: ignore[no-untyped-def]
+_popcount = cast(_IntOp, intrinsic(_popcount_typing))
+
+
+def _leading_zeros_typing(typingctx, x):  # type: ignore[no-untyped-def]
     """The number of leading zero bits of a non-zero integer (LLVM's ctlz)."""
     if not isinstance(x, types.Integer):
         return None
@@ -110,6 +118,9 @@ def _leading_zeros(typingctx, x):  # type: ignore[no-untyped-def]
         return builder.ctlz(args[0], context.get_constant(types.boolean, True))
 
     return x(x), codegen
+
+
+_leading_zeros = cast(_IntOp, intrinsic(_leading_zeros_typing))
 
 
 # Columns of the per-holding layout (``_layout``), one 64-byte row per holding.

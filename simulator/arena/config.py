@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import types
 import typing
 from pathlib import Path
 from typing import Any, Literal
@@ -68,7 +69,8 @@ def _yaml_fields(record: type) -> dict[str, Any]:
     for f in dataclasses.fields(record):
         hint, default = hints[f.name], f.default
         if typing.get_origin(hint) is tuple:
-            hint = list[typing.get_args(hint)[0]]  # type: ignore[valid-type]
+            hint = types.GenericAlias(list, typing.get_args(hint)[:1])  # list[item type]
+            assert default is not dataclasses.MISSING  # the record's tuples have defaults
             default = list(default)
         out[f.name] = (hint, default)
     return out
@@ -210,7 +212,7 @@ class TournamentConfig(_Strict):
     def unit_chips(self) -> int:
         """Chips in one ``unit``: the small bet in limit, the big blind in no-limit."""
         game = self.game_config()
-        return game.small_bet if game.is_limit else game.big_blind
+        return game.bet_size(0) if game.is_limit else game.big_blind
 
     def result_key(self) -> dict[str, Any]:
         """The settings that decide the results; a resumed run must match them exactly.

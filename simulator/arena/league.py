@@ -157,13 +157,14 @@ def overall(cells: list[Cell], bot: str) -> Cell:
     narrow)."""
     mine = [c for c in cells if c.row == bot]
     mean = sum(c.mean for c in mine) / len(mine)
-    if any(c.stderr is None or c.df is None for c in mine):
+    known = [(c.stderr, c.df) for c in mine if c.stderr is not None and c.df is not None]
+    if len(known) < len(mine):
         return Cell(bot, "(mean)", mean, None, None, sum(c.hands for c in mine),
                     estimator="mean")
-    variances = [c.stderr ** 2 for c in mine]
+    variances = [se ** 2 for se, _ in known]
     stderr = math.sqrt(sum(variances)) / len(mine)
-    spread = sum(v * v / c.df for v, c in zip(variances, mine, strict=True))
-    df = sum(variances) ** 2 / spread if spread > 0 else float(sum(c.df for c in mine))
+    spread = sum(v * v / d for v, (_, d) in zip(variances, known, strict=True))
+    df = sum(variances) ** 2 / spread if spread > 0 else float(sum(d for _, d in known))
     half = t975(df) * stderr
     return Cell(bot, "(mean)", mean, stderr, (mean - half, mean + half),
                 sum(c.hands for c in mine), df, "mean")

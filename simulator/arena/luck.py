@@ -30,6 +30,7 @@ Folded seats get no luck; over the seats the luck of an event sums to zero.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
@@ -38,6 +39,9 @@ from simulator.core.cards import HOLDING_INDEX
 from simulator.core.hand_ranks import rank_row
 from simulator.core.preflop_equity import preflop_table
 from simulator.core.streets import Street
+
+if TYPE_CHECKING:
+    from simulator.core.records import HandHistory
 
 
 @numba.njit(cache=True, nogil=True)
@@ -162,14 +166,19 @@ def luck_of_hand(holes: Sequence[Sequence[int] | None], board: Sequence[int],
     dealt = [c for h in holes if h is not None for c in h]
     cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 
+    def hole(p: int) -> Sequence[int]:
+        h = holes[p]
+        assert h is not None  # a seat still in the hand was dealt in
+        return h
+
     def eq(n_board: int, players: tuple[int, ...]) -> np.ndarray:
         key = (n_board, players)
         if key not in cache:
-            others = [c for c in dealt if all(c not in holes[p] for p in players)]
+            others = [c for c in dealt if all(c not in hole(p) for p in players)]
             if n_board == 0 and len(players) == 2 and not others:  # heads-up: exact table
-                cache[key] = preflop_pair([holes[p] for p in players])
+                cache[key] = preflop_pair([hole(p) for p in players])
             else:
-                cache[key] = equity([holes[p] for p in players], board[:n_board], others,
+                cache[key] = equity([hole(p) for p in players], board[:n_board], others,
                                     rng, samples)
         return cache[key]
 
@@ -184,7 +193,7 @@ def luck_of_hand(holes: Sequence[Sequence[int] | None], board: Sequence[int],
     return luck
 
 
-def history_luck(history: object, rng: np.random.Generator | None, samples: int) -> np.ndarray:
+def history_luck(history: HandHistory, rng: np.random.Generator | None, samples: int) -> np.ndarray:
     """:func:`luck_of_hand` of a ``simulator.play.match.HandHistory``."""
     points = [(p.street, p.contributions, p.active) for p in history.chance_points]
     return luck_of_hand(history.holes, history.board, points, rng, samples)

@@ -188,7 +188,8 @@ class _Stream:
         self.points: list[list[tuple[int, int, float]]] = [[] for _ in names]
 
     def add(self, fields: list[str], where: str) -> None:
-        i = self.index.get(_int(fields[0]))
+        block = _int(fields[0])
+        i = self.index.get(block) if block is not None else None
         if i is None:
             return  # rows of a block without its line: an interrupted block, not a result
         p = len(self.names)

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeGuard
 
 from simulator.arena.blocks import (
     BlockOutcome,
@@ -368,6 +368,18 @@ def _trial_build(spec: Any, params: Any, name: str, timeout: float | None) -> st
         child.join()
 
 
+class _IdentityHook(Protocol):
+    """A bot class with the class-level hook ``identity(params)``."""
+
+    def identity(self, params: dict[str, Any]) -> Any: ...
+
+
+def _has_identity_hook(factory: Callable[..., Any]) -> TypeGuard[_IdentityHook]:
+    # only a class-level hook: an instance method of that name is the bot's own business
+    return isinstance(inspect.getattr_static(factory, "identity", None),
+                      (classmethod, staticmethod))
+
+
 def bot_identities(config: TournamentConfig) -> dict[str, Any]:
     """Per seat whose bot class has ``identity(params)``: what its params stand for (a bot
     that reads a parameter file returns the file's contents), so that ``--resume`` notices
@@ -375,9 +387,7 @@ def bot_identities(config: TournamentConfig) -> dict[str, Any]:
     out = {}
     for seat in config.seats:
         factory = resolve(seat.bot).factory
-        # only a class-level hook: an instance method of that name is the bot's own business
-        if isinstance(inspect.getattr_static(factory, "identity", None),
-                      (classmethod, staticmethod)):
+        if _has_identity_hook(factory):
             try:
                 out[seat.name] = factory.identity(dict(seat.params))
             except HoldemError as exc:

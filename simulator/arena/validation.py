@@ -18,6 +18,7 @@ agent.yaml: temprature: unknown key
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from pathlib import Path
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
@@ -48,7 +49,7 @@ def error_path(loc: tuple[int | str, ...]) -> str:
     return out or "(top level)"
 
 
-def describe_error(err: dict[str, Any]) -> str:
+def describe_error(err: Mapping[str, Any]) -> str:
     """``path: what was expected, got what`` for one pydantic error."""
     path = error_path(err["loc"])
     kind, msg, value, ctx = err["type"], err["msg"], err.get("input"), err.get("ctx") or {}

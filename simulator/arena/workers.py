@@ -65,7 +65,7 @@ IDLE = float("inf")
 NO_LIMIT = 1e300
 
 
-def slot_view(buffer: Any) -> memoryview:
+def slot_view(buffer: Any) -> memoryview[float]:
     """A buffer of ``SLOT_SIZE`` float64 (a shared ``RawArray`` or an ``array``) as doubles."""
     return memoryview(buffer).cast("B").cast("d")
 
@@ -73,7 +73,7 @@ def slot_view(buffer: Any) -> memoryview:
 class SlotMonitor:
     """The worker's side: a ``CallMonitor`` (and block monitor) writing into a slot."""
 
-    def __init__(self, mem: memoryview, timeout: float | None) -> None:
+    def __init__(self, mem: memoryview[float], timeout: float | None) -> None:
         self._mem = mem
         self._timeout = timeout
         mem[DEADLINE] = IDLE
@@ -94,7 +94,7 @@ class SlotMonitor:
         self._mem[HANDS] += 1.0
 
 
-def overdue(mem: memoryview, now: float, grace: float) -> bool:
+def overdue(mem: memoryview[float], now: float, grace: float) -> bool:
     """True when the slot's bot call has run past its deadline by more than ``grace``.
 
     ``now`` is taken before the deadline is read: a deadline read is that of a call still
@@ -103,23 +103,23 @@ def overdue(mem: memoryview, now: float, grace: float) -> bool:
     return now > mem[DEADLINE] + grace
 
 
-def in_call(mem: memoryview) -> bool:
+def in_call(mem: memoryview[float]) -> bool:
     return mem[DEADLINE] != IDLE
 
 
-def _current(mem: memoryview) -> tuple[int, int, str, int]:
+def _current(mem: memoryview[float]) -> tuple[int, int, str, int]:
     """The slot's current call: (seat, hand, call, permutation)."""
     packed = int(mem[CALL])
     return packed % 16, packed // 256, CALLS[packed // 16 % 16], int(mem[PERM])
 
 
-def describe_call(mem: memoryview, name_of: Callable[[int, int], str]) -> str:
+def describe_call(mem: memoryview[float], name_of: Callable[[int, int], str]) -> str:
     """``bot 'name' (seat s, permutation p, hand h) in act()`` for the slot's current call."""
     seat, hand, call, perm = _current(mem)
     return f"bot {name_of(perm, seat)!r} (seat {seat}, permutation {perm}, hand {hand}) in {call}"
 
 
-def call_fault(mem: memoryview, name_of: Callable[[int, int], str], problem: str
+def call_fault(mem: memoryview[float], name_of: Callable[[int, int], str], problem: str
                ) -> dict[str, Any]:
     """The fault record of the slot's current call (the keys of a block's faults)."""
     seat, hand, call, perm = _current(mem)
@@ -205,7 +205,7 @@ def _worker_main(conn: mpc.Connection, slot: Any, config: TournamentConfig, keep
 class _Worker:
     process: Any  # multiprocessing's SpawnProcess
     conn: mpc.Connection
-    mem: memoryview
+    mem: memoryview[float]
     block: int | None = None
 
 

@@ -80,6 +80,14 @@ class LegalActions:
     def can_raise(self) -> bool:
         return self.min_raise_to is not None
 
+    @property
+    def raise_bounds(self) -> tuple[int, int]:
+        """``(min_raise_to, max_raise_to)`` of a set that allows raising (the caller checks
+        ``can_raise``; the two bounds are None together)."""
+        low, high = self.min_raise_to, self.max_raise_to
+        assert low is not None and high is not None, "raising is not allowed here"
+        return low, high
+
     def check_or_fold(self) -> Action:
         """Give up as cheaply as the rules allow: fold, or check when checking is free.
 
@@ -93,8 +101,9 @@ class LegalActions:
             return self.can_fold
         if action.kind is ActionKind.CALL:
             return action.amount is None
-        return (self.can_raise and action.amount is not None
-                and self.min_raise_to <= action.amount <= self.max_raise_to)
+        low, high = self.min_raise_to, self.max_raise_to
+        return (low is not None and high is not None and action.amount is not None
+                and low <= action.amount <= high)
 
     def __str__(self) -> str:
         parts = ["fold"] if self.can_fold else []

@@ -23,6 +23,7 @@ class FrozenMap(Mapping[K, V]):
     """An immutable, hashable, picklable mapping (a copy of what it was built from)."""
 
     __slots__ = ("_items",)
+    _items: dict[K, V]
 
     def __init__(self, items: Mapping[K, V] | None = None) -> None:
         object.__setattr__(self, "_items", dict(items or {}))

@@ -97,4 +97,6 @@ class GameConfig:
         """The fixed bet of a limit round: small bet pre-flop and flop, big bet after."""
         if not self.is_limit:
             raise GameError("bet_size is defined for limit games only")
-        return self.small_bet if street < 2 else self.big_bet
+        bet = self.small_bet if street < 2 else self.big_bet
+        assert bet is not None  # __post_init__ sets both bets of a limit game
+        return bet

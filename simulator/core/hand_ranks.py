@@ -180,7 +180,7 @@ def _build_tables() -> Tables:
         if mask.bit_count() >= 5:
             flush[mask] = ranks[_flush_key(mask)]
     base = np.zeros(8, dtype=np.int32)
-    blocks = []
+    blocks: list[np.ndarray] = []
     for k in (5, 6, 7):
         vectors = _count_vectors(k)
         base[k] = sum(len(b) for b in blocks)
@@ -218,7 +218,7 @@ _OFFS, _FLUSH, _NOFLUSH, _BASE = TABLES
 
 
 @numba.njit(cache=True, nogil=True)
-def rank_summary(cnt: int, sc: int, sm: int, k: int) -> int:
+def rank_summary(cnt: np.int64, sc: np.int64, sm: np.int64, k: int) -> int:
     """Rank of a hand of k cards given as the three integers above (for kernels that build
     many hands from one shared part, adding each hand's own cards to the sums)."""
     f = (sc + 0x3333) & 0x8888
@@ -228,7 +228,7 @@ def rank_summary(cnt: int, sc: int, sm: int, k: int) -> int:
             s += 1
         return _FLUSH[(sm >> (16 * s)) & 0x1FFF]
     h = 0
-    rem = k
+    rem = np.int64(k)  # the counts are int64: numba types rem so anyway
     for r in range(13):
         q = (cnt >> (3 * r)) & 7
         h += _OFFS[r, rem, q]

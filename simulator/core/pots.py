@@ -73,7 +73,7 @@ def showdown_payout(contributions: Sequence[int], active: Sequence[bool], order:
                     ranks: Sequence[int]) -> list[int]:
     """Chips won per seat at a showdown, with pokerkit's merging of pots among live hands."""
     pots = build_pots(contributions, active, order)
-    live = set()
+    live: set[int] = set()
     for pot in pots:
         best = min(ranks[s] for s in pot.players)
         live.update(s for s in pot.players if ranks[s] == best)

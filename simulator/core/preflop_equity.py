@@ -28,9 +28,11 @@ over all boards exactly.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -155,7 +157,7 @@ def write_table(path: str | Path, upper: np.ndarray) -> None:
 # --- reading -------------------------------------------------------------------------------
 
 
-def _expect(header: dict, declared: dict[str, Declared]) -> None:
+def _expect(header: dict[str, Any], declared: Mapping[str, Declared]) -> None:
     d = declared.get("upper")
     if (set(declared) != {"upper"} or d is None or d.dtype != np.uint32
             or d.shape != (_PAIRS,) or header.get("boards") != BOARDS

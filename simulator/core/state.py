@@ -238,6 +238,7 @@ class HandState:
             record = ActionRecord(seat, street, ActionKind.CALL, None, added,
                                   added > 0 and self._stacks[seat] == 0)
         else:
+            assert action.amount is not None  # legal.allows checked the raise's amount
             record = self._raise(seat, int(action.amount))
         self._history.append(record)
         self._shared_history.append(record.copy())
@@ -303,6 +304,12 @@ class HandState:
         low, high = self._raise_range(seat, top, call)
         return LegalActions(can_fold=top > self._bets[seat], call_amount=call,
                             min_raise_to=low, max_raise_to=high)
+
+    def _hole(self, seat: int) -> tuple[int, int]:
+        """The hole cards of a seat still in at the showdown (the unknown ones mucked)."""
+        hole = self.holes[seat]
+        assert hole is not None  # the showdown folds every seat whose cards are unknown
+        return hole
 
     def _raise_range(self, seat: int, top: int, call: int) -> tuple[int | None, int | None]:
         if not self._may_raise(seat, top, call):
@@ -400,7 +407,8 @@ class HandState:
         players = [s for s in self.order if self._active[s]]
         if not players:
             raise ValueError("showdown without the hole cards of any player still in")
-        hands = np.array([list(self.holes[s]) + list(self.full_board[:5]) for s in players],
+        shown = {s: self._hole(s) for s in players}
+        hands = np.array([list(shown[s]) + list(self.full_board[:5]) for s in players],
                          dtype=np.int64)
         ranks = [0] * self.num_seats
         for s, r in zip(players, evaluate(hands).tolist(), strict=True):
@@ -408,7 +416,7 @@ class HandState:
         won_by = showdown_payout(self._contributions, self._active, self.order, ranks)
         for s, won in enumerate(won_by):
             self._stacks[s] += won
-        self._shown = {s: tuple(self.holes[s]) for s in players}
+        self._shown = {s: (shown[s][0], shown[s][1]) for s in players}
         self.finished = True
 
 

@@ -349,9 +349,10 @@ def _parse_line(words: list[str], n: int, parsed: ParsedActions, dealt: dict[int
         if cards is not None:
             if len(cards) != 2:
                 raise ValueError("expected two shown cards")
-            if holes[p] is not None and set(holes[p]) != set(cards):
+            dealt_hole = holes[p]
+            if dealt_hole is not None and set(dealt_hole) != set(cards):
                 raise ValueError("shown cards differ from the dealt ones")
-            if holes[p] is None:
+            if dealt_hole is None:
                 _deal(cards, f"{words[0]}'s shown cards", dealt)
             holes[p] = (cards[0], cards[1])
     else:
@@ -373,8 +374,10 @@ def replay(hand: PHHHand, *, cap: int | None = DEFAULT_CAP) -> HandState:
     for p, action, line in parsed.moves:
         if state.finished:
             raise ValueError(f"{line!r}: the hand is already over")
-        if state.actor != p:
-            raise ValueError(f"{line!r}: it is p{state.actor + 1}'s turn")
+        actor = state.actor
+        assert actor is not None  # a hand not over has a player to act
+        if actor != p:
+            raise ValueError(f"{line!r}: it is p{actor + 1}'s turn")
         state.apply(action)
     if not state.finished:
         raise ValueError("the actions end before the hand does")

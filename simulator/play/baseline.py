@@ -127,7 +127,7 @@ class RandomBot(BaseBot):
             return legal.check_or_fold()
         if u < self.cumulative[1] or legal.min_raise_to is None:
             return Action.call()
-        low, high = legal.min_raise_to, legal.max_raise_to
+        low, high = legal.raise_bounds
         return Action.raise_to(low if high == low else int(self.rng.integers(low, high + 1)))
 
     def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:

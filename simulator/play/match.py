@@ -398,13 +398,16 @@ def play_hand(game: GameConfig, bots: Sequence[Bot], stacks: Sequence[int], butt
     if observers:
         guard.tell(bots, observers, HandStarted(hand_number, button, names, tuple(stacks),
                                                 dealt_in), faults)
-        for seat in observers:
-            if dealt_in[seat]:
-                guard.tell(bots, (seat,), HoleCardsDealt(seat, tuple(holes[seat])), faults)
+        for watcher in observers:
+            if dealt_in[watcher]:
+                hole = deal.holes[watcher]  # holes[watcher], as the seat is dealt in
+                guard.tell(bots, (watcher,), HoleCardsDealt(watcher, (hole[0], hole[1])),
+                           faults)
     streets_told = 0
     asker = PolicyAsker(guard, bots, faults)
     while not state.finished:
         seat = state.actor
+        assert seat is not None  # a hand not over has a player to act
         own = overseer.before(seat, state, asker) if overseer is not None else None
         if own is not None:
             state.apply(own)  # the caller's action: an illegal one is its error, raised

@@ -206,8 +206,8 @@ class Policy:
             if entry in seen:
                 raise PolicyError(f"policy: {entry} is listed twice")
             seen.add(entry)
-            ok = (legal.can_raise and legal.min_raise_to <= entry.low
-                  and entry.high <= legal.max_raise_to) if isinstance(entry, RaiseRange) \
+            ok = (legal.can_raise and legal.raise_bounds[0] <= entry.low
+                  and entry.high <= legal.raise_bounds[1]) if isinstance(entry, RaiseRange) \
                 else legal.allows(entry)
             if not ok:
                 raise PolicyError(f"policy: {entry} is not legal here ({legal})")

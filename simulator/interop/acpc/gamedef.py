@@ -129,7 +129,7 @@ def parse_gamedef(text: str) -> GameDef:
             continue
         match = _LINE.match(stripped)
         key = _KEYS.get(match.group(1).lower()) if match else None
-        if key is None:
+        if match is None or key is None:
             raise GameDefError(f"{stripped.split()[0]}: unknown key (expected limit, nolimit or "
                                f"one of {', '.join(_KEYS.values())})")
         raw[key] = _values(key, match.group(2))
@@ -352,8 +352,8 @@ def deepest_commitment(game: GameConfig) -> int:
     """The most a player can put in a capped limit hand (no cap: unbounded, NO_STACK)."""
     if game.cap is None:
         return NO_STACK
-    c = game.cap
-    return game.big_blind + (c - 1) * game.small_bet + c * game.small_bet + 2 * c * game.big_bet
+    c, small, big = game.cap, game.bet_size(0), game.bet_size(2)
+    return game.big_blind + (c - 1) * small + c * small + 2 * c * big
 
 
 def _positional(game: GameConfig, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -146,7 +146,7 @@ class AcpcHand:
                 raise ProtocolError(f"hand {self.hand_number}: a limit raise is 'r', got {token!r}")
             legal = state.legal_actions()
             # a raise the cap forbids still gets a size, so the engine names what is wrong
-            return Action.raise_to(legal.min_raise_to if legal.can_raise else
+            return Action.raise_to(legal.raise_bounds[0] if legal.can_raise else
                                    max(state.bets) + self.game.bet_size(state.street))
         if len(token) == 1:
             raise ProtocolError(f"hand {self.hand_number}: a no-limit raise is 'r<total>', "

@@ -147,7 +147,8 @@ def replay_logged(logged: LoggedHand, game: GameConfig) -> AcpcHand:
     where = f"hand {logged.hand_number}"
     if any(h is None for h in logged.holes):
         raise ProtocolError(f"{where}: a log line shows every player's cards")
-    hand.set_cards(dict(enumerate(logged.holes)), [c for b in logged.boards for c in b])
+    hand.set_cards({s: h for s, h in enumerate(logged.holes) if h is not None},
+                   [c for b in logged.boards for c in b])
     for r, token in ((r, t) for r, tokens in enumerate(logged.betting) for t in tokens):
         hand.apply_token(token, r)
     if not hand.finished:
