@@ -1,6 +1,6 @@
 """``cfr`` against the panel: heads-up limit, duplicate, each match a tournament of its own.
 
-Issue 21's goal: ``cfr`` wins against ``call``, ``raise``, ``random``, ``rock``, ``maniac``,
+The goal: ``cfr`` wins against ``call``, ``raise``, ``random``, ``rock``, ``maniac``,
 ``mc``, ``loki`` and ``exploiter`` with each 95% interval above zero, at 20,000 deals in blocks
 of 2,000. Each match runs through ``holdem run`` (worker processes, duplicate seating); the
 table lands in ``experiments/results/cfr_panel.md`` (and ``.json``), one row a rival, added to
