@@ -95,9 +95,10 @@ def preflop_rows(obs: Observation, path: Sequence[HandModel], expert: PreflopExp
                  defense: DefenseParams, holdings: np.ndarray) -> PreflopRows:
     """The decision at ``obs`` for each holding; ``path`` is the modeller's picture of the
     hand before each action of ``obs.history`` and now (``OpponentModeller.path_at``)."""
-    past = observations_along(obs)
     ours = [i for i, r in enumerate(obs.history)
             if r.seat == obs.seat and r.street is Street.PREFLOP]
+    # replaying the hand costs, and a first decision has nothing to replay
+    past = observations_along(obs) if ours else []
     first = ours[0] if ours else len(obs.history)
     situation = situation_of(path[first].betting, obs.seat, expert.params.probability_play)
     table, strategies, thresholds = expert.candidates(situation)
