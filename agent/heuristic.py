@@ -39,6 +39,7 @@ from agent.params import AgentParams, identity, load_agent_params
 from agent.postflop import PostflopRows, postflop_rows
 from agent.preflop.expert import PreflopExpert
 from agent.preflop_policy import PreflopRows, preflop_rows
+from agent.selector import draw_index
 from agent.trace_records import decision_record, end_record
 from agent.traces import TraceWriter, trace_name
 from agent.trust import RangeTrust, shown_likelihoods
@@ -178,10 +179,7 @@ class HeuristicAgent(BaseBot):
     def act(self, observation: Observation) -> Action:
         hole = observation.hole_cards
         rows = self.rows(observation, np.array([HOLDING_INDEX[hole[0], hole[1]]]))
-        row = rows.probabilities[0]
-        index = int(np.searchsorted(np.cumsum(row), self.rng.random() * row.sum(),
-                                    side="right").clip(0, len(row) - 1))
-        action = rows.actions[index]
+        action = rows.actions[draw_index(rows.probabilities[0], self.rng)]
         if self._tracer is not None and self.context is not None:
             self._tracer.write(decision_record(self.context, observation, rows, action))
         return action

@@ -103,5 +103,16 @@ def choose(candidates: Sequence[Candidate], values: Sequence[float], scale: floa
     total = float(w.sum())
     if not total > 0 or not math.isfinite(total):
         return _fallback(candidates)
-    return int(np.searchsorted(np.cumsum(w), rng.random() * total, side="right").clip(
-        0, len(w) - 1))
+    return draw_index(w, rng)
+
+
+def draw_index(weights: np.ndarray, rng: np.random.Generator) -> int:
+    """An index drawn in proportion to ``weights`` (non-negative, some positive) with one
+    number from ``rng``: how every bot of ours samples its own row.
+
+    >>> draw_index(np.array([0.0, 1.0, 0.0]), np.random.default_rng(1))
+    1
+    """
+    point = rng.random() * float(weights.sum())
+    return int(np.searchsorted(np.cumsum(weights), point, side="right").clip(
+        0, len(weights) - 1))

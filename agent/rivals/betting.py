@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agent.selector import draw_index
 from simulator import Action, Observation, Policy
 
 
@@ -93,9 +94,7 @@ def choice_policy(obs: Observation, chances: np.ndarray) -> Policy:
 
 def draw(policy: Policy, rng: np.random.Generator) -> Action:
     """The action of the policy's first row, drawn with one number from ``rng``."""
-    row = policy.probabilities[0]
-    index = int(np.searchsorted(np.cumsum(row), rng.random() * row.sum(), side="right"))
-    entry = policy.actions[min(index, len(row) - 1)]
+    entry = policy.actions[draw_index(policy.probabilities[0], rng)]
     assert isinstance(entry, Action)  # the rivals state no raise ranges
     return entry
 

@@ -91,6 +91,7 @@ from agent.preflop.params import DEFAULT_PARAMS_FILE, load_preflop_params
 from agent.preflop_policy import preflop_rows
 from agent.rivals.betting import bet_or_raise, check_or_fold, pot_odds, pot_raise_to
 from agent.rivals.params import LokiParams, RivalParamsError, validated
+from agent.selector import draw_index
 from agent.strength.against import TableStrength
 from agent.strength.range_strength import RangeStrength, range_strength
 from simulator import (
@@ -374,10 +375,7 @@ class LokiBot(BaseBot):
         if observation.street is Street.PREFLOP:
             path = self.modeller.path_at(observation.history, observation.board)
             pre = preflop_rows(observation, path, self.expert, NO_DEFENCE, self._own(observation))
-            row = pre.probabilities[0]
-            index = int(np.searchsorted(np.cumsum(row), self.rng.random() * row.sum(),
-                                        side="right").clip(0, len(row) - 1))
-            return pre.actions[index]
+            return pre.actions[draw_index(pre.probabilities[0], self.rng)]
         return self.decide(observation).action
 
     def decide(self, obs: Observation) -> LokiDecision:
