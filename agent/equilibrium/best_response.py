@@ -43,7 +43,7 @@ import numpy as np
 
 from agent.equilibrium import features
 from agent.equilibrium.abstraction import CardAbstraction
-from agent.equilibrium.kernels import CHANCE, DECISION, FOLD
+from agent.equilibrium.kernels import CHANCE, DECISION, FOLD, card_totals
 from agent.equilibrium.strategy import StrategyTable
 from agent.equilibrium.tree import CALL, Tree
 from simulator.core.cards import HOLDINGS, NUM_HOLDINGS
@@ -77,12 +77,7 @@ def _showdown_compact(reach: np.ndarray, ca: np.ndarray, cb: np.ndarray,
     first (the showdown trick of :mod:`agent.equilibrium.kernels`, for one player)."""
     n = reach.shape[0]
     sums[:] = 0.0
-    total = 0.0
-    for h in range(n):
-        x = reach[h]
-        total += x
-        sums[0, ca[h]] += x
-        sums[0, cb[h]] += x
+    total = card_totals(reach, ca, cb, sums[0])
     worse = 0.0
     pos = n - 1
     while pos >= 0:
@@ -126,13 +121,7 @@ def _river(node: int, depth: int, me: int, kind: np.ndarray, player: np.ndarray,
         stake = float(spent[node, folder])
         if folder == me:
             stake = -stake
-        sums[0, :] = 0.0
-        total = 0.0
-        for h in range(n):
-            x = reach[h]
-            total += x
-            sums[0, ca[h]] += x
-            sums[0, cb[h]] += x
+        total = card_totals(reach, ca, cb, sums[0])
         for h in range(n):
             out[h] = stake * (total - sums[0, ca[h]] - sums[0, cb[h]] + reach[h])
         return

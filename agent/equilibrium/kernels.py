@@ -49,27 +49,30 @@ def card_pairs(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @numba.njit(cache=True, nogil=True)
+def card_totals(reach: np.ndarray, ca: np.ndarray, cb: np.ndarray, per_card: np.ndarray
+                ) -> float:
+    """The total of ``reach`` over the states, and into ``per_card[c]`` (reset here) the
+    reach of the states holding card c: with them, the reach compatible with a state h is
+    ``total - per_card[ca[h]] - per_card[cb[h]] + reach[h]``."""
+    per_card[:] = 0.0
+    total = 0.0
+    for h in range(reach.shape[0]):
+        x = reach[h]
+        total += x
+        per_card[ca[h]] += x
+        per_card[cb[h]] += x
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
 def fold_pair(r0: np.ndarray, r1: np.ndarray, ca: np.ndarray, cb: np.ndarray, stake0: float,
               stake1: float, out0: np.ndarray, out1: np.ndarray, do0: bool, do1: bool,
               sums: np.ndarray) -> None:
     """Values at a fold: ``out0[h] = stake0 * (player 1's reach compatible with h)``, and
     ``out1`` alike from player 0's reach (each only if ``do0``/``do1``)."""
     n = r0.shape[0]
-    sums[0, :] = 0.0
-    sums[1, :] = 0.0
-    t0 = 0.0
-    t1 = 0.0
-    for h in range(n):
-        a = ca[h]
-        b = cb[h]
-        x0 = r0[h]
-        x1 = r1[h]
-        t0 += x0
-        t1 += x1
-        sums[0, a] += x0
-        sums[0, b] += x0
-        sums[1, a] += x1
-        sums[1, b] += x1
+    t0 = card_totals(r0, ca, cb, sums[0])
+    t1 = card_totals(r1, ca, cb, sums[1])
     if do0:
         for h in range(n):
             out0[h] = stake0 * (t1 - sums[1, ca[h]] - sums[1, cb[h]] + r1[h])
@@ -90,19 +93,8 @@ def showdown_pair(r0: np.ndarray, r1: np.ndarray, ca: np.ndarray, cb: np.ndarray
     """
     n = r0.shape[0]
     sums[:] = 0.0
-    t0 = 0.0
-    t1 = 0.0
-    for h in range(n):
-        x0 = r0[h]
-        x1 = r1[h]
-        a = ca[h]
-        b = cb[h]
-        t0 += x0
-        t1 += x1
-        sums[0, a] += x0
-        sums[0, b] += x0
-        sums[1, a] += x1
-        sums[1, b] += x1
+    t0 = card_totals(r0, ca, cb, sums[0])
+    t1 = card_totals(r1, ca, cb, sums[1])
     w0 = 0.0
     w1 = 0.0
     pos = n - 1
