@@ -32,14 +32,12 @@ from agent.evaluation import (
 )
 from agent.modeller import ChainAnswer
 from agent.opponents import OpponentView
+from simulator.core.ratios import ratio
 
 
 def draw_share(hs_n: Values, ppot: Values, ehs: Values) -> Values:
     """The share of EHS that comes from improving: ``(1 - HS_n) PPOT / EHS`` (0 at EHS 0)."""
-    ehs = np.asarray(ehs, dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(ehs > 0, (1.0 - np.asarray(hs_n)) * ppot / np.where(ehs > 0, ehs, 1.0),
-                        0.0)
+    return ratio((1.0 - np.asarray(hs_n)) * ppot, ehs)
 
 
 def heuristic_estimates(spot: Spot, candidates: Sequence[Candidate], ehs: Values,

@@ -58,6 +58,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from simulator import Action, LegalActions, Street
+from simulator.core.ratios import ratio
 
 if TYPE_CHECKING:  # the modeller's records, only named here
     from agent.modeller import ChainAnswer, EndingStats
@@ -324,8 +325,10 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
     n = int(np.prod(shape))
 
     def flat(x: Values) -> np.ndarray:
-        return np.ascontiguousarray(np.broadcast_to(np.asarray(x, dtype=np.float64), shape)
-                                    .reshape(n))
+        a = np.asarray(x, dtype=np.float64)
+        if a.shape == shape:  # most inputs: a copy-free view, where broadcast_to costs
+            return np.ascontiguousarray(a).reshape(n)
+        return np.ascontiguousarray(np.broadcast_to(a, shape).reshape(n))
 
     k = len(opponents)
     tendencies = np.zeros((3, k, n))
@@ -451,12 +454,6 @@ def _plain(x: np.ndarray) -> Values:
     return float(x) if np.ndim(x) == 0 else x
 
 
-def _ratio(num: Values, den: Values) -> np.ndarray:
-    """``num / den`` where ``den > 0``, else 0."""
-    den = np.asarray(den, dtype=np.float64)
-    return np.where(den > 0, np.divide(num, np.where(den > 0, den, 1.0)), 0.0)
-
-
 def chain_params(answer: ChainAnswer, heuristic: EParams, candidate: Candidate,
                  contributed: int, our_value: Values, params: EvaluationParams) -> EParams:
     """E's parameters from the chain store's answer for "this line plus t", shrunk toward
@@ -473,7 +470,7 @@ def chain_params(answer: ChainAnswer, heuristic: EParams, candidate: Candidate,
     sd, vf, hf = answer.showdown, answer.they_fold, answer.we_fold
     p_vf = (vf.count + k * heuristic.p_vf) / (n + k) if n + k > 0 else heuristic.p_vf
     rest_h = heuristic.p_sd + heuristic.p_hf
-    sd_share = np.where(rest_h > 0, _ratio(heuristic.p_sd, rest_h), 1.0)
+    sd_share = np.where(rest_h > 0, ratio(heuristic.p_sd, rest_h), 1.0)
     p_sd = (1.0 - p_vf) * sd_share
     p_hf = (1.0 - p_vf) - p_sd
     a = float(candidate.added)
@@ -482,7 +479,7 @@ def chain_params(answer: ChainAnswer, heuristic: EParams, candidate: Candidate,
         return max(floor, stats.mean_our_bets - contributed) if stats.count else fallback
 
     h_sd = heuristic.p_sd
-    bets_sd = future(sd, a, np.where(h_sd > 0, _ratio(heuristic.eb_w, h_sd), a))
+    bets_sd = future(sd, a, np.where(h_sd > 0, ratio(heuristic.eb_w, h_sd), a))
     p_win = heuristic.win
     win = p_win
     if answer.mean_shown_strength is not None and answer.shown:

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from agent.evaluation import OpponentTendency, Values
-from simulator.core.board_ranks import HOLD_A, HOLD_B
-from simulator.core.equity import card_mass
+from simulator.core.equity import free_mass
+from simulator.core.ratios import ratio
 
 
 @dataclass(frozen=True)
@@ -49,16 +49,9 @@ class OpponentView:
 def weak_shares(weights: np.ndarray, weak: np.ndarray, holdings: np.ndarray) -> np.ndarray:
     """Per holding, the share of ``weights`` on ``weak`` holdings once the holdings sharing a
     card with it are left out (0 when nothing is left)."""
-    free = _free_mass(weights, holdings)
-    w_weak = np.where(weak, weights, 0.0)
-    free_weak = _free_mass(w_weak, holdings)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(free > 1e-12, free_weak / np.where(free > 1e-12, free, 1.0), 0.0)
-
-
-def _free_mass(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
-    per_card = card_mass(w)
-    return w.sum() - per_card[HOLD_A[holdings]] - per_card[HOLD_B[holdings]] + w[holdings]
+    free = free_mass(weights, holdings)
+    free_weak = free_mass(np.where(weak, weights, 0.0), holdings)
+    return ratio(free_weak, np.where(free > 1e-12, free, 0.0))
 
 
 def facing_our_bet(frequencies: tuple[float, float, float], weak: Values) -> OpponentTendency:

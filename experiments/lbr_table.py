@@ -132,7 +132,15 @@ def main(argv: list[str] | None = None) -> int:
                              "per_hand": data["per_hand"], "mbb_per_game": data["mbb_per_game"],
                              "aivat": data["aivat"], "seconds": round(seconds, 1)})
             print(result.table(), flush=True)
-    out = Path(args.out)
+            # Rewritten after every row, so a long run that stops early keeps what it measured.
+            _write(Path(args.out), rows, skipped, args, variants, started)
+    out = _write(Path(args.out), rows, skipped, args, variants, started)
+    print(f"wrote {out.with_suffix('.md')} and .json")
+    return 0
+
+
+def _write(out: Path, rows: list[dict[str, Any]], skipped: dict[str, str],
+           args: argparse.Namespace, variants: list[str], started: float) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     meta = {"deals": args.deals, "tune_deals": args.tune_deals, "block_size": args.block_size,
             "variants": variants, "tune_seed": args.tune_seed, "report_seed": args.report_seed,
@@ -141,8 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                                                     "skipped": skipped}, indent=2) + "\n",
                                         encoding="utf-8")
     out.with_suffix(".md").write_text(_markdown(rows, skipped, meta), encoding="utf-8")
-    print(f"wrote {out.with_suffix('.md')} and .json")
-    return 0
+    return out
 
 
 def _interval(cell: dict[str, Any] | None, digits: int) -> str:

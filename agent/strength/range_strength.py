@@ -41,6 +41,7 @@ from agent.strength.errors import RangeError
 from agent.strength.sweeps import FEW, now_sums, potential_sums, top_sums
 from simulator.core.board_ranks import board_ranks
 from simulator.core.cards import NUM_HOLDINGS
+from simulator.core.ratios import ratio
 
 
 @dataclass(frozen=True)
@@ -55,11 +56,6 @@ class RangeStrength:
     ehs: np.ndarray
     ehs_optimistic: np.ndarray
     sums: np.ndarray  # (opponents, 3, n): weights we are ahead of, tied with, behind now
-
-
-def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
 
 
 def _weights(weights: np.ndarray | Sequence[np.ndarray]) -> np.ndarray:
@@ -91,7 +87,7 @@ def range_strength(board: Sequence[int], weights: np.ndarray | Sequence[np.ndarr
             sums[j][:, empty[j]] = now_sums(ranks, uniform, asked[empty[j]])
     ahead, tied, behind = sums[:, 0], sums[:, 1], sums[:, 2]
     mass = ahead + tied + behind
-    hs = _ratio(ahead + tied / 2, mass).T
+    hs = ratio(ahead + tied / 2, mass).T
     hs_n = np.prod(hs, axis=1)
     look = min(lookahead, table.cards_to_come)
     ppot = npot = np.zeros(n)
@@ -113,7 +109,7 @@ def _potentials(table: BoardTable, w: np.ndarray, uniform: np.ndarray, asked: np
     marginals = np.zeros((3, asked.shape[0]))
     for j in range(k):
         mass = sums[j].sum(axis=0)
-        scale = _ratio(np.ones_like(mass), k * mass)
+        scale = ratio(np.ones_like(mass), k * mass)
         own = potential_sums(ranks, fin, w[j], asked, orders)
         if empty[j].any():
             own[:, empty[j]] = potential_sums(ranks, fin, uniform, asked[empty[j]], orders)
@@ -121,8 +117,8 @@ def _potentials(table: BoardTable, w: np.ndarray, uniform: np.ndarray, asked: np
         marginals += sums[j] * scale
     ahead, tied, behind = marginals
     m = comb(52 - len(table.board) - 4, look)
-    ppot = _ratio((field[0] + field[1]) / 2, m * (behind + tied / 2))
-    npot = _ratio((field[2] + field[3] + field[0] + field[1] - m * (2 * behind + tied)) / 2,
+    ppot = ratio((field[0] + field[1]) / 2, m * (behind + tied / 2))
+    npot = ratio((field[2] + field[3] + field[0] + field[1] - m * (2 * behind + tied)) / 2,
                   m * (ahead + tied / 2))
     return ppot, npot
 
@@ -151,5 +147,5 @@ def hs_against_tops(board: Sequence[int], weights: np.ndarray, by_value: np.ndar
         if empty.any():  # nobody left to call: HS against a uniform range instead
             u = now_sums(ranks, (ranks > 0).astype(np.float64), asked[empty])
             mix_ahead[empty], mix_tied[empty], total[empty] = u[0], u[1], u.sum(axis=0)
-        hs *= _ratio(mix_ahead + mix_tied / 2, total)
+        hs *= ratio(mix_ahead + mix_tied / 2, total)
     return hs
