@@ -16,6 +16,8 @@ bb/h) raw and AIVAT, each with its 95% interval over blocks, and the hands playe
 
     python experiments/lbr_table.py                     # every bot with a policy
     python experiments/lbr_table.py --bots call,random --deals 400 --tune-deals 100
+    python experiments/lbr_table.py --bots heuristic --out /tmp/h   # one row apart, then
+    python experiments/lbr_table.py --bots loki --merge /tmp/h.json # ... taken in as measured
 
 Budget: at the defaults (2,000 report deals, 2 x 300 tuning deals, blocks of 200, 2 workers)
 a bot that answers a full-range policy question in a few milliseconds takes some minutes a
@@ -87,15 +89,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report-seed", type=int, default=2202)
     parser.add_argument("--work", default="results/lbr_table", help="where the runs go")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "lbr_table"))
+    parser.add_argument("--merge", nargs="*", default=[], metavar="JSON",
+                        help="rows of earlier runs of this script (their .json) to keep; "
+                             "their bots and games are not played again")
     args = parser.parse_args(argv)
-    names = args.bots.split(",") if args.bots else sorted(set(registered()) - NOT_PLAYERS)
+    names = ([b for b in args.bots.split(",") if b] if args.bots is not None
+             else sorted(set(registered()) - NOT_PLAYERS))
     variants = args.variants.split(",")
     work = Path(args.work)
     rows: list[dict[str, Any]] = []
     skipped: dict[str, str] = {}
+    for earlier in args.merge:
+        data = json.loads(Path(earlier).read_text(encoding="utf-8"))
+        rows += data["rows"]
+        skipped.update(data.get("skipped", {}))
+    measured = {(r["bot"], r["game"]) for r in rows}
     started = time.perf_counter()
     for bot in names:
         for game in args.games.split(","):
+            if (bot, game) in measured:
+                continue
             why = _plays(bot, game)
             if why is not None:
                 skipped[f"{bot} ({game})"] = why
@@ -164,16 +177,16 @@ def _interval(cell: dict[str, Any] | None, digits: int) -> str:
 def _markdown(rows: list[dict[str, Any]], skipped: dict[str, str],
               meta: dict[str, Any]) -> str:
     lines = ["# Local best response against every bot with a policy", "",
-             f"Heads-up, duplicate (every deal in both seats), {meta['deals']} report deals "
-             f"per row in blocks of {meta['block_size']} (seed {meta['report_seed']}); LBR's "
-             f"variant (the street it bets from) chosen on {meta['tune_deals']} tuning deals "
-             f"per variant (seed {meta['tune_seed']}), so the figure is not the largest of "
+             f"Heads-up, duplicate (every deal in both seats), report deals per row in "
+             f"blocks of {meta['block_size']} (seed {meta['report_seed']}); LBR's variant "
+             f"(the street it bets from) chosen on {meta['tune_deals']} tuning deals per "
+             f"variant (seed {meta['tune_seed']}), so the figure is not the largest of "
              f"several noisy ones. LBR's win rate is a lower bound on the bot's "
-             f"exploitability. {meta['seconds'] / 60:.0f} min in all on "
-             f"{meta['workers']} workers.", "",
-             "| bot | game | learning | LBR bets from | hands | mbb/g [95% CI] | "
+             f"exploitability. {meta['seconds'] / 60:.0f} min on {meta['workers']} workers "
+             f"for the rows this run played; each row's own wall time is in the .json.", "",
+             "| bot | game | learning | LBR bets from | deals | hands | mbb/g [95% CI] | "
              "AIVAT mbb/g [95% CI] | AIVAT per hand [95% CI] | var/raw |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         aivat = r["aivat"] or {}
         factor = aivat.get("variance_reduction")
@@ -181,7 +194,7 @@ def _markdown(rows: list[dict[str, Any]], skipped: dict[str, str],
         mode = r["learning"] + (" (headline)" if r["headline"] and r["learning"] == "frozen"
                                 else "")
         lines.append(f"| {r['bot']} | {r['game']} | {mode} | {r['from_street']} | "
-                     f"{r['hands']} | {_interval(r['mbb_per_game'], 0)} | "
+                     f"{r['deals']} | {r['hands']} | {_interval(r['mbb_per_game'], 0)} | "
                      f"{_interval(aivat.get('mbb_per_game'), 0)} | "
                      f"{_interval(aivat.get('per_hand'), 3)} {unit} | "
                      f"{'-' if factor is None else f'1/{factor:.1f}'} |")
