@@ -85,10 +85,6 @@ class EvaluationParams(BaseModel):
     """Bets (future units) each player still in puts in per betting round still to come."""
     hf_given_bet_behind: float = Field(ge=0, le=1)
     """Chance that we give up when we face a bet later while behind."""
-    hf_keeps_winners: float = Field(default=0.0, ge=0, le=1)
-    """How far giving up later keeps our made winners: 0 credits a showdown's wins only to
-    the hands still in (as if we gave up hands at random), 1 to every hand that would have
-    won had it stayed (we give up only when behind). Hands that improve are always kept."""
     call_margin: float = Field(gt=0, le=1)
     """Width of the soft pot-odds threshold by which we decide to call a later bet."""
     fold_value: float = Field(ge=0, le=1)
@@ -311,10 +307,10 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
       facing the opponents' aggression while behind (``1 - p_win``) we give up with
       ``hf_given_bet_behind`` per round. The ``draw_share`` of ``p_win`` that comes from
       improving (``(1 - HS) * PPOT`` of EHS) is never given up: a hand that improves is
-      ahead. Of the rest, the share ``hf_keeps_winners`` is kept too (we give up only when
-      behind), and the remainder is won at ``P(sd) * p_win``, as if we gave up at random
-      (crediting every made winner cost 0.35 SB/h against `exploiter` on the tuning seeds:
-      the agent then called bets its strength estimate overrates).
+      ahead. The rest is won at ``P(sd) * p_win``: giving up is not credited with keeping
+      the made winners (crediting it cost 0.35 SB/h against `exploiter` on the tuning
+      seeds, and 0.01-0.02 against `cfr`: the agent then called bets its strength estimate
+      overrates).
     * After our bet or raise an opponent that stays re-raises with its share
       ``raise / (call + raise)`` (where the cap leaves room); we then call one more bet when
       ``p_reraised`` beats the pot odds (the same soft step), else we fold.
@@ -353,8 +349,7 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
         flat(p_win), flat(p_called), flat(p_called if p_reraised is None else p_reraised),
         flat(draw_share), tendencies,
         np.array([params.size_fold_exponent, params.future_bet_rate,
-                  params.hf_given_bet_behind, params.call_margin, params.hf_keeps_winners]),
-        out)
+                  params.hf_given_bet_behind, params.call_margin]), out)
 
     def shaped(row: np.ndarray) -> Values:
         return float(row[0]) if shape == () else row.reshape(shape)
@@ -379,13 +374,11 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
     """The model of :func:`heuristic_params` for each holding i, in one pass. ``spot``:
     pot, to call, our bet, our stack, bet unit, future unit, rounds left, top bet;
     ``tendencies[0|1|2, j, i]``: opponent j's fold, call, raise rates; ``params``: size
-    fold exponent, future bet rate, give-up rate facing a bet while behind, call margin, the
-    made wins giving up keeps.
+    fold exponent, future bet rate, give-up rate facing a bet while behind, call margin.
     ``out`` rows: Pw, ESw, EBw, Pvf, Phf, EBhf, and the showdown win probability."""
     pot, our_bet, stack = spot[0], spot[2], spot[3]
     bet_unit, future_unit, rounds, top_bet = spot[4], spot[5], spot[6], spot[7]
     exponent, rate, give_up_rate, margin = params[0], params[1], params[2], params[3]
-    keeps_winners = params[4]
     k = calls.shape[0]
     n_opp = max(1, k)
     behind_after = stack - a
@@ -446,11 +439,8 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
         bets_sd = a + bet_prob * call_later * bet + called_rr * rr_bet + future_each
         pot_sd = (pot + a + their_calls + bet_prob * call_later * 2 * bet
                   + called_rr * 2 * rr_bet + players * future_each)
-        # the share of our wins that giving up never costs: the improving share, and of the
-        # made share as far as we give up only while behind
-        kept = min(max(draw_share[i], 0.0), 1.0)
-        kept += (1.0 - kept) * keeps_winners
-        p_w = min(p_sd, win * (p_sd * (1.0 - kept) + (1.0 - p_vf) * (1.0 - fold_now) * kept))
+        draw = min(max(draw_share[i], 0.0), 1.0)
+        p_w = min(p_sd, win * (p_sd * (1.0 - draw) + (1.0 - p_vf) * (1.0 - fold_now) * draw))
         out[0, i] = p_w
         out[1, i] = pot_sd
         out[2, i] = p_sd * bets_sd
