@@ -92,3 +92,20 @@ def test_the_guard_is_read_from_the_script(tmp_path: Path, source: str, unguarde
     code = compile(source, str(path), "exec")
     exec(code, {"__name__": "__main__", "probe": probe})
     assert found == [unguarded]
+
+
+def test_a_script_edited_while_it_runs_is_judged_by_the_lines_it_started_from(
+        tmp_path: Path) -> None:
+    """A long experiment's script edited between two of its runs: the frame's line numbers
+    are those of the source it started from, so the guard is read from that source too."""
+    path = tmp_path / "edited_script.py"
+    source = f"{GUARD}\n    probe()\n    probe()\n"
+    path.write_text(source)
+    found: list[bool] = []
+
+    def probe() -> None:
+        found.append(unguarded_call(sys._getframe(1)))
+        path.write_text("# a comment\n" * 40 + source)  # the guard now starts at line 41
+
+    exec(compile(source, str(path), "exec"), {"__name__": "__main__", "probe": probe})
+    assert found == [False, False]

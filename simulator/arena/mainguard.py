@@ -12,6 +12,7 @@ once with :data:`EXIT_UNGUARDED`, which the parent turns into the same line.
 from __future__ import annotations
 
 import ast
+import functools
 import multiprocessing
 import sys
 from types import FrameType
@@ -66,14 +67,25 @@ def unguarded_call(frame: FrameType | None = None) -> bool:
     script = _script_frame(frame if frame is not None else sys._getframe(1))
     if script is None:
         return False
-    try:
-        with open(script.f_code.co_filename, "rb") as f:
-            source = f.read(MAX_SCRIPT_BYTES + 1)
-        if len(source) > MAX_SCRIPT_BYTES:
-            return False
-        tree = ast.parse(source)
-    except (OSError, SyntaxError, ValueError):
+    guards = _guard_lines(script.f_code.co_filename)
+    if guards is None:
         return False
     line = script.f_lineno
-    return not any(_is_guard(node) and node.lineno <= line <= (node.end_lineno or line)
-                   for node in tree.body)
+    return not any(start <= line <= end for start, end in guards)
+
+
+@functools.lru_cache(maxsize=8)
+def _guard_lines(filename: str) -> tuple[tuple[int, int], ...] | None:
+    """The line spans of the script's top-level guards, None if it cannot be read. Read once
+    per process: a long run whose script is edited while it plays keeps judging its calls
+    by the lines it was started from, which its frames' line numbers refer to."""
+    try:
+        with open(filename, "rb") as f:
+            source = f.read(MAX_SCRIPT_BYTES + 1)
+        if len(source) > MAX_SCRIPT_BYTES:
+            return None
+        tree = ast.parse(source)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    return tuple((node.lineno, node.end_lineno or node.lineno) for node in tree.body
+                 if _is_guard(node))
