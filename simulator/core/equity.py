@@ -39,6 +39,7 @@ from simulator.core.board_ranks import HOLD_A, HOLD_B, board_ranks
 from simulator.core.cards import HOLDING_INDEX, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.errors import CardError, HoldemError
 from simulator.core.preflop_equity import clashes, preflop_table
+from simulator.core.ratios import ratio
 
 _FEW = 8  # up to this many holdings, one pass each beats the walk over every holding
 _ALL = np.arange(NUM_HOLDINGS)
@@ -284,9 +285,7 @@ def _preflop(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
     every = holdings.shape[0] == NUM_HOLDINGS and bool((holdings == _ALL).all())
     share = (table if every else table[holdings]) @ w.T
     mass = np.stack([free_mass(row, holdings) for row in w], axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(mass > 0, np.minimum(share / np.where(mass > 0, mass, 1.0), 1.0),
-                        np.nan)
+    return np.minimum(ratio(share, mass, np.nan), 1.0)
 
 
 def preflop_equities(weights: Sequence[np.ndarray | Sequence[float] | None],
@@ -321,9 +320,7 @@ def equities(board: Sequence[int], weights: np.ndarray | Sequence[float] | None 
     share = np.zeros(NUM_HOLDINGS)
     mass = np.zeros(NUM_HOLDINGS)
     _every(fin, ranks.river_orders(), live_w, HOLD_A, HOLD_B, share, mass)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where((mass > 0) & (ranks.ranks > 0),
-                       np.minimum(share / np.where(mass > 0, mass, 1.0), 1.0), np.nan)
+    out = np.minimum(ratio(share, np.where(ranks.ranks > 0, mass, 0.0), np.nan), 1.0)
     return out[asked]
 
 
@@ -356,9 +353,7 @@ def multiway_equities(board: Sequence[int],
     share = np.zeros(NUM_HOLDINGS)
     mass = np.zeros(NUM_HOLDINGS)
     _multi_every(fin, ranks.river_orders(), w, HOLD_A, HOLD_B, share, mass)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where((mass > 0) & (ranks.ranks > 0),
-                       np.minimum(share / np.where(mass > 0, mass, 1.0), 1.0), np.nan)
+    out = np.minimum(ratio(share, np.where(ranks.ranks > 0, mass, 0.0), np.nan), 1.0)
     return out[asked]
 
 
