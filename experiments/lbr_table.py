@@ -140,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
                 data = result.data["runs"][mode]
                 rows.append({"bot": bot, "game": game, "learning": mode,
                              "headline": mode == result.headline, "from_street": chosen,
-                             "tuning": tuning, "deals": args.deals, "hands": figures.hands,
+                             "tuning": tuning, "tune_deals": args.tune_deals,
+                             "deals": args.deals, "hands": figures.hands,
                              "blocks": figures.blocks, "unit": result.unit,
                              "per_hand": data["per_hand"], "mbb_per_game": data["mbb_per_game"],
                              "aivat": data["aivat"], "seconds": round(seconds, 1)})
@@ -177,16 +178,17 @@ def _interval(cell: dict[str, Any] | None, digits: int) -> str:
 def _markdown(rows: list[dict[str, Any]], skipped: dict[str, str],
               meta: dict[str, Any]) -> str:
     lines = ["# Local best response against every bot with a policy", "",
-             f"Heads-up, duplicate (every deal in both seats), report deals per row in "
+             f"Heads-up, duplicate (every deal in both seats), each row's deals in "
              f"blocks of {meta['block_size']} (seed {meta['report_seed']}); LBR's variant "
-             f"(the street it bets from) chosen on {meta['tune_deals']} tuning deals per "
-             f"variant (seed {meta['tune_seed']}), so the figure is not the largest of "
+             f"(the street it bets from) chosen on the row's tuning deals per variant "
+             f"(seed {meta['tune_seed']}), so the figure is not the largest of "
              f"several noisy ones. LBR's win rate is a lower bound on the bot's "
-             f"exploitability. {meta['seconds'] / 60:.0f} min on {meta['workers']} workers "
-             f"for the rows this run played; each row's own wall time is in the .json.", "",
-             "| bot | game | learning | LBR bets from | deals | hands | mbb/g [95% CI] | "
-             "AIVAT mbb/g [95% CI] | AIVAT per hand [95% CI] | var/raw |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             f"exploitability. Wall time per bot and game (its tuning not included), on "
+             f"{meta['workers']} workers.", "",
+             "| bot | game | learning | LBR bets from | deals (tuning) | hands | "
+             "mbb/g [95% CI] | "
+             "AIVAT mbb/g [95% CI] | AIVAT per hand [95% CI] | var/raw | wall min |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         aivat = r["aivat"] or {}
         factor = aivat.get("variance_reduction")
@@ -194,10 +196,12 @@ def _markdown(rows: list[dict[str, Any]], skipped: dict[str, str],
         mode = r["learning"] + (" (headline)" if r["headline"] and r["learning"] == "frozen"
                                 else "")
         lines.append(f"| {r['bot']} | {r['game']} | {mode} | {r['from_street']} | "
-                     f"{r['deals']} | {r['hands']} | {_interval(r['mbb_per_game'], 0)} | "
+                     f"{r['deals']} ({r['tune_deals']}) | {r['hands']} | "
+                     f"{_interval(r['mbb_per_game'], 0)} | "
                      f"{_interval(aivat.get('mbb_per_game'), 0)} | "
                      f"{_interval(aivat.get('per_hand'), 3)} {unit} | "
-                     f"{'-' if factor is None else f'1/{factor:.1f}'} |")
+                     f"{'-' if factor is None else f'1/{factor:.1f}'} | "
+                     f"{r['seconds'] / 60:.1f} |")
     if skipped:
         lines += ["", "Skipped:", ""] + [f"- {k}: {v}" for k, v in skipped.items()]
     return "\n".join(lines) + "\n"
