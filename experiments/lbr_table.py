@@ -141,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append({"bot": bot, "game": game, "learning": mode,
                              "headline": mode == result.headline, "from_street": chosen,
                              "tuning": tuning, "tune_deals": args.tune_deals,
+                             "workers": args.workers,
                              "deals": args.deals, "hands": figures.hands,
                              "blocks": figures.blocks, "unit": result.unit,
                              "per_hand": data["per_hand"], "mbb_per_game": data["mbb_per_game"],
@@ -183,8 +184,8 @@ def _markdown(rows: list[dict[str, Any]], skipped: dict[str, str],
              f"(the street it bets from) chosen on the row's tuning deals per variant "
              f"(seed {meta['tune_seed']}), so the figure is not the largest of "
              f"several noisy ones. LBR's win rate is a lower bound on the bot's "
-             f"exploitability. Wall time per bot and game (its tuning not included), on "
-             f"{meta['workers']} workers.", "",
+             f"exploitability. Wall time per bot and game, both learning modes, its "
+             f"tuning not included, on the workers in brackets.", "",
              "| bot | game | learning | LBR bets from | deals (tuning) | hands | "
              "mbb/g [95% CI] | "
              "AIVAT mbb/g [95% CI] | AIVAT per hand [95% CI] | var/raw | wall min |",
@@ -201,7 +202,7 @@ def _markdown(rows: list[dict[str, Any]], skipped: dict[str, str],
                      f"{_interval(aivat.get('mbb_per_game'), 0)} | "
                      f"{_interval(aivat.get('per_hand'), 3)} {unit} | "
                      f"{'-' if factor is None else f'1/{factor:.1f}'} | "
-                     f"{r['seconds'] / 60:.1f} |")
+                     f"{r['seconds'] / 60:.1f} ({r['workers']}) |")
     if skipped:
         lines += ["", "Skipped:", ""] + [f"- {k}: {v}" for k, v in skipped.items()]
     return "\n".join(lines) + "\n"
