@@ -20,8 +20,10 @@ bb/h) raw and AIVAT, each with its 95% interval over blocks, and the hands playe
     python experiments/lbr_table.py --bots loki --merge /tmp/h.json # ... taken in as measured
 
 Budget: at the defaults (2,000 report deals, 2 x 300 tuning deals, blocks of 200, 2 workers)
-a bot that answers a full-range policy question in a few milliseconds takes some minutes a
-game; the slowest bots set the total, which should stay within 2 hours on 2 cores (see
+a bot that answers a full-range policy question in a few milliseconds takes a minute or two a
+game; the slowest set the total: `exploiter` (exact equity for every holding, twice) about 50
+minutes a game with its tuning, the agent about 25, so every bot in both games is about 4
+hours here, over the 2 hours aimed at. ``--deals 1000 --tune-deals 200`` halves it (see
 ``experiments/bench_exploit.py`` for hands per second against a bot).
 """
 
