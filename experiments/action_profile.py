@@ -8,7 +8,7 @@ against the equilibrium bot ``cfr``, a much higher fold rate facing a bet is a l
 aggressive opponent (and local best response) can take chips from.
 
     python experiments/action_profile.py heuristic cfr [--deals 1500] [--seed 9100]
-        [--params '{"evaluation.hf_keeps_winners": 0.5}'] [--out FILE.md]
+        [--params '{"defense.realization": 0.65}'] [--out FILE.md]
 
 Seeds: tuning seeds are 9000 and up; reports use 101 and up.
 """
