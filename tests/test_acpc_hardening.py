@@ -221,12 +221,19 @@ def test_every_duration_in_a_config_is_finite_and_positive(
 # --- interrupts ---------------------------------------------------------------------------------
 
 
+def _sigint_default() -> None:
+    """In the child: SIGINT as a user's Ctrl-C, even when the test runner was started with it
+    ignored (a background job of a shell without job control), which children inherit."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _dealer_process(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "simulator.cli", "acpc", "dealer", str(LIMIT), "--hands", "500",
          "--seed", "1", "--seat", "them=acpc", "--seat", "us=call", "--no-luck",
          "--output", str(tmp_path / "out"), "--quiet", *extra],
-        cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_sigint_default)
     assert proc.stdout is not None
     return proc, int(proc.stdout.readline().split()[0])
 
@@ -278,7 +285,8 @@ def test_an_interrupted_client_says_so_and_exits_non_zero(sig: int, said: str) -
         proc = subprocess.Popen(
             [sys.executable, "-m", "simulator.cli", "acpc", "connect", "127.0.0.1", str(port),
              "--game", str(LIMIT), "--timeout", "none"],
-            cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=_sigint_default)
         assert connected.wait(60)
         time.sleep(0.3)  # waiting for the dealer's first line
         proc.send_signal(sig)
