@@ -471,7 +471,7 @@ def chain_params(answer: ChainAnswer, heuristic: EParams, candidate: Candidate,
     sd, vf, hf = answer.showdown, answer.they_fold, answer.we_fold
     p_vf = (vf.count + k * heuristic.p_vf) / (n + k) if n + k > 0 else heuristic.p_vf
     rest_h = heuristic.p_sd + heuristic.p_hf
-    sd_share = np.where(rest_h > 0, ratio(heuristic.p_sd, rest_h), 1.0)
+    sd_share = ratio(heuristic.p_sd, rest_h, 1.0)
     p_sd = (1.0 - p_vf) * sd_share
     p_hf = (1.0 - p_vf) - p_sd
     a = float(candidate.added)
@@ -480,7 +480,7 @@ def chain_params(answer: ChainAnswer, heuristic: EParams, candidate: Candidate,
         return max(floor, stats.mean_our_bets - contributed) if stats.count else fallback
 
     h_sd = heuristic.p_sd
-    bets_sd = future(sd, a, np.where(h_sd > 0, ratio(heuristic.eb_w, h_sd), a))
+    bets_sd = future(sd, a, ratio(heuristic.eb_w, h_sd, a))
     p_win = heuristic.win
     win = p_win
     if answer.mean_shown_strength is not None and answer.shown:
