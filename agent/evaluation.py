@@ -85,6 +85,9 @@ class EvaluationParams(BaseModel):
     """Bets (future units) each player still in puts in per betting round still to come."""
     hf_given_bet_behind: float = Field(ge=0, le=1)
     """Chance that we give up when we face a bet later while behind."""
+    give_up: Literal["independent", "behind"] = "independent"
+    """How giving up later meets our wins (see :func:`heuristic_params`): ``independent``, as
+    if we gave up at random, or ``behind``, only hands behind give up."""
     call_margin: float = Field(gt=0, le=1)
     """Width of the soft pot-odds threshold by which we decide to call a later bet."""
     fold_value: float = Field(ge=0, le=1)
@@ -304,13 +307,17 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
       opponent still to act in the round bets with its raise rate; we then call when
       ``p_win`` beats the pot odds (a soft step of width ``call_margin``), else we fold.
     * Later rounds: each player still in puts ``future_bet_rate`` bets a round into the pot;
-      facing the opponents' aggression while behind (``1 - p_win``) we give up with
-      ``hf_given_bet_behind`` per round. The ``draw_share`` of ``p_win`` that comes from
-      improving (``(1 - HS) * PPOT`` of EHS) is never given up: a hand that improves is
-      ahead. The rest is won at ``P(sd) * p_win``: giving up is not credited with keeping
-      the made winners (crediting it cost 0.35 SB/h against `exploiter` on the tuning
-      seeds, and 0.01-0.02 against `cfr`: the agent then called bets its strength estimate
-      overrates).
+      facing the opponents' aggression (their mean raise rate ``g``) while behind we give
+      up with ``hf_given_bet_behind`` (``h``) per round. How that meets our wins is
+      ``give_up``:
+
+      - ``independent``: we give up with ``1 - (1 - h g (1 - p_win))^rounds``, and the
+        showdowns left are won at ``p_win`` as if we gave up at random, except the
+        ``draw_share`` of ``p_win`` that comes from improving (``(1 - HS) * PPOT`` of EHS),
+        which is never given up: a hand that improves is ahead;
+      - ``behind``: only the hands behind give up, ``(1 - p_win) (1 - (1 - h g)^rounds)``,
+        and every winner reaches the showdown. The consistent reading of "give up while
+        behind", and a call is then priced higher.
     * After our bet or raise an opponent that stays re-raises with its share
       ``raise / (call + raise)`` (where the cap leaves room); we then call one more bet when
       ``p_reraised`` beats the pot odds (the same soft step), else we fold.
@@ -349,7 +356,8 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
         flat(p_win), flat(p_called), flat(p_called if p_reraised is None else p_reraised),
         flat(draw_share), tendencies,
         np.array([params.size_fold_exponent, params.future_bet_rate,
-                  params.hf_given_bet_behind, params.call_margin]), out)
+                  params.hf_given_bet_behind, params.call_margin,
+                  1.0 if params.give_up == "behind" else 0.0]), out)
 
     def shaped(row: np.ndarray) -> Values:
         return float(row[0]) if shape == () else row.reshape(shape)
@@ -374,11 +382,13 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
     """The model of :func:`heuristic_params` for each holding i, in one pass. ``spot``:
     pot, to call, our bet, our stack, bet unit, future unit, rounds left, top bet;
     ``tendencies[0|1|2, j, i]``: opponent j's fold, call, raise rates; ``params``: size
-    fold exponent, future bet rate, give-up rate facing a bet while behind, call margin.
-    ``out`` rows: Pw, ESw, EBw, Pvf, Phf, EBhf, and the showdown win probability."""
+    fold exponent, future bet rate, give-up rate facing a bet while behind, call margin,
+    1 if only hands behind give up (else 0). ``out`` rows: Pw, ESw, EBw, Pvf, Phf, EBhf,
+    and the showdown win probability."""
     pot, our_bet, stack = spot[0], spot[2], spot[3]
     bet_unit, future_unit, rounds, top_bet = spot[4], spot[5], spot[6], spot[7]
     exponent, rate, give_up_rate, margin = params[0], params[1], params[2], params[3]
+    only_behind = params[4] > 0.0
     k = calls.shape[0]
     n_opp = max(1, k)
     behind_after = stack - a
@@ -430,7 +440,10 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
         rest = 1.0 - reraise
         win = (rest * base + called_rr * prr) / (rest + called_rr) if rest + called_rr > 0 \
             else base
-        give_up = 1.0 - (1.0 - give_up_rate * aggression * (1.0 - pw)) ** rounds
+        if only_behind:
+            give_up = (1.0 - pw) * (1.0 - (1.0 - give_up_rate * aggression) ** rounds)
+        else:
+            give_up = 1.0 - (1.0 - give_up_rate * aggression * (1.0 - pw)) ** rounds
         fold_now = bet_prob * (1.0 - call_later) + reraise * (1.0 - call_rr)
         hf_given_on = 1.0 - (1.0 - fold_now) * (1.0 - give_up)
         p_vf = everyone
@@ -439,8 +452,9 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
         bets_sd = a + bet_prob * call_later * bet + called_rr * rr_bet + future_each
         pot_sd = (pot + a + their_calls + bet_prob * call_later * 2 * bet
                   + called_rr * 2 * rr_bet + players * future_each)
-        draw = min(max(draw_share[i], 0.0), 1.0)
-        p_w = min(p_sd, win * (p_sd * (1.0 - draw) + (1.0 - p_vf) * (1.0 - fold_now) * draw))
+        # the share of our wins that giving up later never costs
+        kept = 1.0 if only_behind else min(max(draw_share[i], 0.0), 1.0)
+        p_w = min(p_sd, win * (p_sd * (1.0 - kept) + (1.0 - p_vf) * (1.0 - fold_now) * kept))
         out[0, i] = p_w
         out[1, i] = pot_sd
         out[2, i] = p_sd * bets_sd

@@ -34,15 +34,17 @@ from typing import Any
 
 import numpy as np
 
+from agent.calibration import ShowdownCalibration, situation
 from agent.modeller import OpponentModeller
 from agent.params import AgentParams, identity, load_agent_params
 from agent.postflop import PostflopRows, postflop_rows
 from agent.preflop.expert import PreflopExpert
 from agent.preflop_policy import PreflopRows, preflop_rows
 from agent.selector import draw_index
+from agent.strength.range_strength import range_strength
 from agent.trace_records import decision_record, end_record
 from agent.traces import TraceWriter, trace_name
-from agent.trust import RangeTrust, shown_likelihoods
+from agent.trust import RangeTrust, mixed, shown_likelihoods
 from simulator import (
     Action,
     BaseBot,
@@ -85,6 +87,7 @@ class HeuristicAgent(BaseBot):
         self.modeller = OpponentModeller(self.params.modeller_params(), mode=self.params.model)
         self.expert = PreflopExpert(self.params.preflop_params())
         self.trust = RangeTrust(self.params.trust.prior, self.params.trust.prior_weight)
+        self.calibration = ShowdownCalibration(self.params.calibration.prior_weight)
         self.context: BotContext | None = None
         self._tracer: TraceWriter | None = None
         self._names: tuple[str, ...] = ()
@@ -125,6 +128,8 @@ class HeuristicAgent(BaseBot):
         if isinstance(event, HandStarted):
             self._names = event.names
         if isinstance(event, Showdown) and self.context is not None and not self._frozen:
+            if self.params.calibration.enabled:
+                self._learn_calibration(event)
             self._learn_trust(event)
         self.modeller.observe(event)
         if isinstance(event, HandEnded) and self._tracer is not None:
@@ -140,6 +145,26 @@ class HeuristicAgent(BaseBot):
             p_w, p_u = shown_likelihoods(weights, int(HOLDING_INDEX[cards[0], cards[1]]))
             if p_u > 0:
                 self.trust.add(self._names[seat], p_w, p_u)
+
+    def _learn_calibration(self, event: Showdown) -> None:
+        """Our river HS against each shown opponent's range as we saw it (mixed by the trust
+        we had), beside the outcome against the holding it showed."""
+        us = self.context.seat if self.context is not None else -1
+        ours = event.shown.get(us)
+        hand = self.modeller.hand()
+        board = hand.board
+        if ours is None or len(board) != 5 or not self._names:
+            return
+        hole = int(HOLDING_INDEX[ours[0], ours[1]])
+        for seat, cards in event.shown.items():
+            if seat == us:
+                continue
+            weights = mixed(self.modeller.weights(seat), self.trust.alpha(self._names[seat]))
+            hs = float(range_strength(board, [weights], [hole]).ehs[0])
+            theirs = np.zeros_like(weights)
+            theirs[HOLDING_INDEX[cards[0], cards[1]]] = 1.0
+            outcome = float(range_strength(board, [theirs], [hole]).ehs[0])
+            self.calibration.add(situation(hand, seat), hs, outcome)
 
     def _trace_end(self, event: HandEnded) -> None:
         context = self.context
@@ -168,7 +193,8 @@ class HeuristicAgent(BaseBot):
         if obs.street is Street.PREFLOP:
             return preflop_rows(obs, path, self.expert, self.params.defense, holdings)
         return postflop_rows(obs, path[-1], self.modeller, self.trust.alpha, self.params,
-                             holdings)
+                             holdings, self.calibration.win
+                             if self.params.calibration.enabled else None)
 
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:

@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from agent.calibration import CalibrationParams
 from agent.defense import DefenseParams
 from agent.evaluation import EvaluationParams
 from agent.modeller import ModellerParams
@@ -68,6 +69,7 @@ class AgentParams(BaseModel):
     evaluation: EvaluationParams
     selector: SelectorParams
     trust: TrustParams
+    calibration: CalibrationParams
     defense: DefenseParams
     modeller: dict[str, Any]
     preflop: dict[str, Any]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agent.calibration import situation
 from agent.estimates import draw_share, from_chains, heuristic_estimates
 from agent.evaluation import Candidate, EParams, Spot, candidates
 from agent.modeller import ChainAnswer, OpponentModeller
@@ -34,6 +35,10 @@ from agent.strength.values import board_values
 from agent.trust import mixed
 from simulator import Action, GameConfig, Observation, Street
 from simulator.core.betting import Betting
+
+Calibrated = Callable[[str, np.ndarray], "np.ndarray | float"]
+"""A map of a river strength against an opponent (its situation's key) to a win
+probability."""
 
 
 @dataclass(frozen=True)
@@ -109,9 +114,12 @@ def _chain_answers(modeller: OpponentModeller, hand: HandModel, cands: Sequence[
 
 def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
                   trust_of: Callable[[str], float], params: AgentParams,
-                  holdings: np.ndarray) -> PostflopRows:
+                  holdings: np.ndarray, calibrated: Calibrated | None = None
+                  ) -> PostflopRows:
     """The decision at ``obs`` for each holding (indices), ``hand`` the modeller's picture
-    of the hand at ``obs``."""
+    of the hand at ``obs``; ``calibrated(key, hs)``, when given, maps a river strength
+    against a single opponent to the win probability its showdowns in the same situation say
+    (:mod:`agent.calibration`)."""
     ev = params.evaluation
     opponents = obs.live_opponents
     trust = [trust_of(hand.names[s]) for s in opponents]
@@ -132,7 +140,12 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
             return ehs_formulas(hs, strength.ppot, strength.npot)[0]
         p_called = against_top(np.stack([1.0 - v.bet.fold for v in views]))
         p_reraised = against_top(np.stack([v.bet.raise_ for v in views]))
-    guesses = heuristic_estimates(spot, cands, strength.ehs, p_called, p_reraised,
+    p_win = strength.ehs
+    if calibrated is not None and obs.street is Street.RIVER and len(opponents) == 1:
+        key = situation(hand, opponents[0])
+        p_win, p_called, p_reraised = (np.asarray(calibrated(key, x)) for x in
+                                       (p_win, p_called, p_reraised))
+    guesses = heuristic_estimates(spot, cands, p_win, p_called, p_reraised,
                                   draw_share(strength.hs_n, strength.ppot, strength.ehs),
                                   views, ev)
     answers = (_chain_answers(modeller, hand, cands, opponents, ev.chain_threshold)

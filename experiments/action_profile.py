@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,22 +32,30 @@ from simulator.play.registry import build, resolve
 Key = tuple[str, str, str, str]  # street, position, spot, player
 
 
-def counted(bot: Bot, label: str, counts: Counter[tuple[Key, str]]) -> Bot:
-    """``bot`` with its every action counted under ``label`` (its class given one more
-    layer, so the match treats it exactly as before)."""
+def watched(bot: Bot, hook: Callable[[Bot, Observation, Action], None]) -> Bot:
+    """``bot`` with ``hook(bot, observation, action)`` called after each of its decisions (its
+    class given one more layer, so the match treats it exactly as before)."""
     base = type(bot)
 
-    class Counted(base):  # type: ignore[valid-type, misc]
+    class Watched(base):  # type: ignore[valid-type, misc]
         def act(self, observation: Observation) -> Action:
             action: Action = base.act(self, observation)
-            position = "IP" if observation.seat == observation.button else "OOP"
-            spot = "facing" if observation.legal.call_amount > 0 else "free"
-            counts[((observation.street.name.lower(), position, spot, label),
-                    action.kind.name.lower())] += 1
+            hook(self, observation, action)
             return action
 
-    bot.__class__ = Counted
+    bot.__class__ = Watched
     return bot
+
+
+def counted(bot: Bot, label: str, counts: Counter[tuple[Key, str]]) -> Bot:
+    """``bot`` with its every action counted under ``label``."""
+    def count(_: Bot, observation: Observation, action: Action) -> None:
+        position = "IP" if observation.seat == observation.button else "OOP"
+        spot = "facing" if observation.legal.call_amount > 0 else "free"
+        counts[((observation.street.name.lower(), position, spot, label),
+                action.kind.name.lower())] += 1
+
+    return watched(bot, count)
 
 
 def profile(hero: str, rival: str, params: dict[str, Any], deals: int, seed: int

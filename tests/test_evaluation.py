@@ -261,3 +261,24 @@ def test_arrays_over_holdings_give_each_holding_its_own_numbers() -> None:
                 PARAMS, float(p_rr[i]), float(draw[i]))
             assert together.at(i).value == pytest.approx(alone.value, rel=1e-12, abs=1e-12)
             assert together.at(i).win == pytest.approx(alone.win, rel=1e-12, abs=1e-12)
+
+
+def test_giving_up_only_when_behind_keeps_every_winner() -> None:
+    # the flop spot above: with give_up "behind" only the 60% of hands behind give up, each
+    # with h g a round for the two rounds left, and every winner reaches the showdown
+    spot = Spot(pot=10, to_call=2, our_bet=0, stack=1000, street=1, is_limit=True,
+                bet_unit=2, future_unit=4, opponent_calls=(0,), opponent_stacks=(1000,))
+    bettor = OpponentTendency(fold=0.1, call=0.3, raise_=0.6)
+    call = Candidate.call(spot)
+    behind = PARAMS.model_copy(update={"give_up": "behind"})
+    e = heuristic_params(spot, call, 0.4, 0.4, [bettor], behind)
+    per_round = PARAMS.hf_given_bet_behind * 0.6
+    assert e.p_hf == pytest.approx(0.6 * (1 - (1 - per_round) ** 2))
+    assert e.p_w == pytest.approx(0.4) and e.p_w <= e.p_sd
+    independent = heuristic_params(spot, call, 0.4, 0.4, [bettor], PARAMS)
+    assert e.value > independent.value
+    # on the river there is nothing left to give up: the two readings agree
+    last = river(20, 4)
+    assert heuristic_params(last, Candidate.call(last), 0.3, 0.3, [bettor], behind).value == \
+        pytest.approx(heuristic_params(last, Candidate.call(last), 0.3, 0.3, [bettor],
+                                       PARAMS).value)
