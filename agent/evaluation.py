@@ -85,7 +85,7 @@ class EvaluationParams(BaseModel):
     """Bets (future units) each player still in puts in per betting round still to come."""
     hf_given_bet_behind: float = Field(ge=0, le=1)
     """Chance that we give up when we face a bet later while behind."""
-    give_up: Literal["independent", "behind"] = "independent"
+    give_up: Literal["independent", "behind"]
     """How giving up later meets our wins (see :func:`heuristic_params`): ``independent``, as
     if we gave up at random, or ``behind``, only hands behind give up."""
     call_margin: float = Field(gt=0, le=1)
