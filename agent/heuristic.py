@@ -6,10 +6,11 @@ It wires together the paper's five parts:
   pot-odds defence decides (:mod:`agent.preflop_policy`);
 * after the flop, the **hand evaluator** measures our strength against each live opponent's
   weight array, which the **opponent modeller** keeps (with its action frequencies and
-  betting-chain store, fed by every event the bot observes); the **evaluation function**
-  prices every candidate action, with parameters from the chain store when enough similar
-  chains exist, else from heuristics; the **selector** gives each its chance
-  (:mod:`agent.postflop`).
+  betting-chain store, fed by every event the bot observes; with ``calibration.enabled``
+  the river strength is mapped by what the showdowns against that opponent showed); the
+  **evaluation function** prices every candidate action, with parameters from the chain
+  store when enough similar chains exist, else from heuristics; the **selector** gives each
+  its chance (:mod:`agent.postflop`).
 
 Both are computed for any list of holdings at once: that is the bot's **policy**, the
 chance of each action had it held each holding since the deal (``simulator.PolicyBot``).
