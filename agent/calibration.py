@@ -11,10 +11,11 @@ Every showdown says how right the estimate was: ``x = logit(HS)`` of our holding
 range as it stood when the hand ended, and the outcome ``y`` (1 a win, 1/2 a split, 0 a loss).
 Per opponent and :func:`situation` (whether it bet or raised on the river: a player's river
 bets and its checked-down hands are misread in opposite directions, and one map for both
-corrected neither), a logistic fit ``P(win) = L(a + b x)`` over its last :data:`WINDOW`
-showdowns, with ``prior_weight`` pseudo-showdowns' worth of Gaussian prior at the identity
-(``a = 0, b = 1``: HS taken as it is), maps HS to the calibrated win probability. With no
-showdowns the map is the identity; with many it follows the evidence.
+corrected neither), a logistic fit ``P(win) = L(a + b x)`` over its last
+:data:`agent.trust.WINDOW` showdowns, with ``prior_weight`` pseudo-showdowns' worth of
+Gaussian prior at the identity (``a = 0, b = 1``: HS taken as it is), maps HS to the
+calibrated win probability. With no showdowns the map is the identity; with many it follows
+the evidence.
 
 Only showdowns are seen: the fit answers "when we get to the river's end against this
 player, how often does an estimate like ours win", the question a river call asks.
@@ -37,9 +38,9 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent.modeller.hand import HandModel
+from agent.trust import ShowdownWindow
 from simulator import ActionKind, Street
 
-WINDOW = 1000  # showdowns per opponent the fit runs over
 EDGE = 0.005  # HS is clipped to [EDGE, 1 - EDGE] before its logit
 NEWTON_STEPS = 8
 
@@ -84,31 +85,15 @@ def fit(x: np.ndarray, y: np.ndarray, prior_weight: float) -> tuple[float, float
 
 
 @dataclass
-class _Seen:
-    x: np.ndarray = field(default_factory=lambda: np.empty(WINDOW))
-    y: np.ndarray = field(default_factory=lambda: np.empty(WINDOW))
-    count: int = 0
-
-    def add(self, x: float, y: float) -> None:
-        at = self.count % WINDOW
-        self.x[at], self.y[at] = x, y
-        self.count += 1
-
-    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        n = min(self.count, WINDOW)
-        return self.x[:n], self.y[:n]
-
-
-@dataclass
 class ShowdownCalibration:
     """Per opponent (by name) its showdowns and the map they give."""
 
     prior_weight: float
-    _seen: dict[str, _Seen] = field(default_factory=dict)
+    _seen: dict[str, ShowdownWindow] = field(default_factory=dict)
     _fit: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def add(self, name: str, hs: float, outcome: float) -> None:
-        seen = self._seen.setdefault(name, _Seen())
+        seen = self._seen.setdefault(name, ShowdownWindow())
         seen.add(float(logit(hs)), outcome)
         self._fit[name] = fit(*seen.arrays(), self.prior_weight)
 

@@ -64,21 +64,23 @@ class TrustParams(BaseModel):
 
 
 @dataclass
-class _Shown:
-    """One opponent's last ``WINDOW`` showdowns, a ring of (p_w, p_u) pairs."""
+class ShowdownWindow:
+    """One opponent's last ``WINDOW`` showdowns, a ring of pairs of numbers (here p_w and
+    p_u; :mod:`agent.calibration` keeps its own pairs in one too)."""
 
-    pw: np.ndarray = field(default_factory=lambda: np.empty(WINDOW))
-    pu: np.ndarray = field(default_factory=lambda: np.empty(WINDOW))
+    first: np.ndarray = field(default_factory=lambda: np.empty(WINDOW))
+    second: np.ndarray = field(default_factory=lambda: np.empty(WINDOW))
     seen: int = 0
 
-    def add(self, p_weights: float, p_uniform: float) -> None:
+    def add(self, first: float, second: float) -> None:
         at = self.seen % WINDOW
-        self.pw[at], self.pu[at] = p_weights, p_uniform
+        self.first[at], self.second[at] = first, second
         self.seen += 1
 
-    @property
-    def size(self) -> int:
-        return min(self.seen, WINDOW)
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs kept, as two arrays."""
+        n = min(self.seen, WINDOW)
+        return self.first[:n], self.second[:n]
 
 
 @dataclass
@@ -87,15 +89,14 @@ class RangeTrust:
 
     prior: float
     prior_weight: float
-    _shown: dict[str, _Shown] = field(default_factory=dict)
+    _shown: dict[str, ShowdownWindow] = field(default_factory=dict)
     _alpha: dict[str, float] = field(default_factory=dict)
 
     def add(self, name: str, p_weights: float, p_uniform: float) -> None:
-        shown = self._shown.setdefault(name, _Shown())
+        shown = self._shown.setdefault(name, ShowdownWindow())
         shown.add(p_weights, p_uniform)
-        n = shown.size
-        self._alpha[name] = float(_em(shown.pw[:n], shown.pu[:n], self.prior,
-                                      self.prior_weight, EM_STEPS))
+        self._alpha[name] = float(_em(*shown.arrays(), self.prior, self.prior_weight,
+                                      EM_STEPS))
 
     def alpha(self, name: str) -> float:
         return self._alpha.get(name, self.prior)

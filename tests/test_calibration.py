@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from test_heuristic_agent import LIMIT, Script, deal_with, one_hand
 
-from agent.calibration import WINDOW, ShowdownCalibration, fit, logit
+from agent.calibration import ShowdownCalibration, fit, logit
 from agent.heuristic import HeuristicAgent
+from agent.trust import WINDOW
 from simulator import BaseBot, Street
 from simulator.play.baseline import CallBot
 from simulator.play.match import play_match
