@@ -103,9 +103,14 @@ def main() -> None:
     text = (f"{args.hero} {args.params} against {args.rival}: {rate:+.3f} SB/h over "
             f"{2 * args.deals} hands (seed {args.seed}; a profile, not a strength "
             f"measurement)\n\n{table(counts)}")
+    publish(text, args.out)
+
+
+def publish(text: str, out: str | None) -> None:
+    """Print a leak finder's tables, and write them to ``out`` when given."""
     print(text)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -22,11 +22,10 @@ import argparse
 import json
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from action_profile import watched
+from action_profile import publish, watched
 from matchups import HEADS_UP_LIMIT
 
 from agent.heuristic import HeuristicAgent
@@ -157,9 +156,7 @@ def main() -> None:
             f"the true equity (against the rival's actual cards)\n\n"
             f"{calibration_table(facing, results)}\nHow the hands ended\n\n"
             f"{endings_table(results, unit)}")
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+    publish(text, args.out)
 
 
 if __name__ == "__main__":
