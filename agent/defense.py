@@ -1,12 +1,22 @@
-"""Pre-flop defence by pot odds: the check the income-rate rules lack.
+"""Pre-flop checks by equity that the income-rate rules lack: defence by pot odds, and
+value raises.
 
 Loki's pre-flop rules (agent/preflop/expert.py) compare a hand's income rate with thresholds
-and never look at the price. Heads-up that folds the big blind to a raise with about half
-the deck, while a raise there offers 3 to 1; an opponent that learns it raises every hand
-(Papp 1998 names the rules' neglect of pot odds himself). So when the rules fold a hand that
-faces a bet, the agent calls instead if its equity against the opponents' modelled ranges
-(which the modeller has already narrowed on their raises), discounted by ``realization``
-for playing the rest of the hand after the flop, beats the pot odds.
+and never look at the price or at the opponent in front of them.
+
+* **Defence.** Heads-up the rules fold the big blind to a raise with about half the deck,
+  while a raise there offers 3 to 1; an opponent that learns it raises every hand (Papp 1998
+  names the rules' neglect of pot odds himself). So when the rules fold a hand that faces a
+  bet, the agent calls instead if its equity against the opponents' modelled ranges (which
+  the modeller has already narrowed on their raises), discounted by ``realization`` for
+  playing the rest of the hand after the flop, beats the pot odds.
+* **Value raises** (``value_raise``). The rules call or check with hands that are well ahead
+  of what an opponent really plays: against a player that raises or calls every hand, half
+  the deck. Each bet that goes in when our share of the pot is above an equal share earns
+  that difference, so when the rules do not raise a hand the agent raises instead (as Make4
+  would) if its equity against the modelled ranges, times the players in the hand, is at
+  least ``value_edge`` (heads-up 1.1: an equity of 0.55 or more). Against an opponent whose
+  range the modeller has narrowed by its raises, few hands clear that bar.
 
 The equity against one range is exact (the shipped holding-against-holding table,
 :mod:`simulator.core.preflop_equity`); against several it is the product of the equities
@@ -16,6 +26,9 @@ own HS_n takes the same view after the flop).
 >>> from agent.params import load_agent_params
 >>> p = load_agent_params().defense
 >>> worth_calling(0.40, to_call=2, pot=6, params=p), worth_calling(0.22, 2, 6, p)
+(True, False)
+>>> on = p.model_copy(update={"value_raise": True, "value_edge": 1.1})
+>>> worth_raising(0.58, players=2, params=on), worth_raising(0.52, 2, on)
 (True, False)
 """
 
@@ -40,6 +53,10 @@ class DefenseParams(BaseModel):
     enabled: bool
     realization: float = Field(gt=0, le=1.5)
     """The share of its showdown equity a hand is taken to win when it plays on."""
+    value_raise: bool
+    """Raise where the rules do not and the hand's equity clears ``value_edge``."""
+    value_edge: float = Field(gt=0, le=10)
+    """The equity times the players in the hand at which a hand raises for value."""
 
 
 @overload
@@ -56,6 +73,23 @@ def worth_calling(share: float | np.ndarray, to_call: int, pot: int, params: Def
     """Whether ``share`` of the pot (our equity) pays for ``to_call`` into ``pot`` (elementwise
     for an array of shares)."""
     return params.realization * share >= to_call / (pot + to_call)
+
+
+@overload
+def worth_raising(share: float, players: int, params: DefenseParams) -> bool: ...
+
+
+@overload
+def worth_raising(share: np.ndarray, players: int, params: DefenseParams) -> np.ndarray: ...
+
+
+def worth_raising(share: float | np.ndarray, players: int, params: DefenseParams
+                  ) -> bool | np.ndarray:
+    """Whether ``share`` of the pot (our equity) among ``players`` is worth a raise for value
+    (elementwise for an array of shares); never when value raises are off."""
+    if not params.value_raise:
+        return np.zeros(np.shape(share), dtype=bool) if np.ndim(share) else False
+    return share * players >= params.value_edge
 
 
 def preflop_equities(holdings: np.ndarray, weights: Sequence[np.ndarray]) -> np.ndarray:

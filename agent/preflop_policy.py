@@ -14,9 +14,11 @@ taken the action we took there (Bayes; each strategy acts deterministically give
 A holding no strategy explains keeps the prior: it is a hand we could not have, and any
 distribution will do for it.
 
-**The defence.** Where a strategy folds a hand that faces a bet, the hand calls instead if
-its equity against the opponents' ranges, discounted by ``realization``, beats the pot odds
-(:mod:`agent.defense`), with the ranges as they stood at that decision.
+**The defence and value raises** (:mod:`agent.defense`), with the ranges as they stood at
+that decision. Where a strategy folds a hand that faces a bet, the hand calls instead if its
+equity against the opponents' ranges, discounted by ``realization``, beats the pot odds.
+Where a strategy does not raise a hand whose equity clears the value bar, the hand raises
+as the most aggressive rule would (Make4's raise).
 
 The row of a holding is the chance of each distinct action, summed over the strategies.
 """
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agent.defense import DefenseParams, preflop_equities, worth_calling
+from agent.defense import DefenseParams, preflop_equities, worth_calling, worth_raising
 from agent.modeller.hand import HandModel
 from agent.preflop.expert import PreflopExpert
 from agent.preflop.situation import Situation, situation_of
@@ -60,35 +62,64 @@ class PreflopRows:
 
 @dataclass(frozen=True)
 class _Choices:
-    """Each strategy's action at one decision: ``plain``, or ``defended`` (a fold turned
-    into a call) for the holdings where ``pays`` is True."""
+    """Each strategy's action at one decision: ``plain``; ``defended`` (a fold turned into a
+    call) for the holdings where ``pays`` is True; ``valued`` (every action but a raise
+    turned into the value raise) for those where ``raises`` is True."""
 
     plain: tuple[Action, ...]
     defended: tuple[Action, ...]
+    valued: tuple[Action, ...]
     pays: np.ndarray
+    raises: np.ndarray
     equity: np.ndarray | None
+
+    def actions(self) -> tuple[Action, ...]:
+        """The distinct actions of every strategy, in a fixed order."""
+        return tuple(dict.fromkeys((*self.plain, *self.defended, *self.valued)))
+
+    def _pick(self, plain: np.ndarray, defended: np.ndarray, valued: np.ndarray
+              ) -> np.ndarray:
+        """Per holding (rows), the entry of the tier that holding plays by."""
+        return np.where(self.raises[:, None], valued,
+                        np.where(self.pays[:, None], defended, plain))
 
     def fits(self, taken: Action) -> np.ndarray:
         """(holdings, strategies): whether each strategy takes ``taken``."""
-        plain = np.array([a == taken for a in self.plain], dtype=np.float64)
-        defended = np.array([a == taken for a in self.defended], dtype=np.float64)
-        return np.where(self.pays[:, None], defended, plain)
+        def takes(chosen: tuple[Action, ...]) -> np.ndarray:
+            return np.array([a == taken for a in chosen], dtype=np.float64)
+        return self._pick(takes(self.plain), takes(self.defended), takes(self.valued))
+
+    def rows(self, chances: np.ndarray, actions: Sequence[Action]) -> np.ndarray:
+        """(holdings, actions): the chance of each action, from each holding's ``chances``
+        of the strategies."""
+        def spread(chosen: tuple[Action, ...]) -> np.ndarray:
+            return chances @ np.array([[a == b for b in actions] for a in chosen],
+                                      dtype=np.float64)
+        return self._pick(spread(self.plain), spread(self.defended), spread(self.valued))
 
 
 def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
              hand: HandModel, strategies: tuple[str, ...], holdings: np.ndarray) -> _Choices:
     """Each strategy's action at the decision ``obs`` (``hand``: the modeller's picture
-    then), with the defence for the holdings its equity pays for."""
+    then), with the defence and the value raise for the holdings their equity pays for."""
     situation = situation_of(hand.betting, obs.seat, expert.params.probability_play)
     plain = tuple(expert.action_for(s, obs, situation) for s in strategies)
-    folds = [a.kind is ActionKind.FOLD for a in plain]
-    if not defense.enabled or not any(folds):
-        return _Choices(plain, plain, np.zeros(len(holdings), dtype=bool), None)
+    none = np.zeros(len(holdings), dtype=bool)
+    defend = defense.enabled and any(a.kind is ActionKind.FOLD for a in plain)
+    value = expert.action_for("make4", obs, situation)
+    can_value = defense.value_raise and value.kind is ActionKind.RAISE and any(
+        a.kind is not ActionKind.RAISE for a in plain)
+    if not defend and not can_value:
+        return _Choices(plain, plain, plain, none, none, None)
     ranges = [hand.weights[s].weights for s in obs.live_opponents if s in hand.weights]
     equity = preflop_equities(holdings, ranges)
-    pays = np.asarray(worth_calling(equity, obs.legal.call_amount, obs.pot, defense))
-    defended = tuple(Action.call() if f else a for a, f in zip(plain, folds, strict=True))
-    return _Choices(plain, defended, pays.reshape(len(holdings)), equity)
+    pays = (np.asarray(worth_calling(equity, obs.legal.call_amount, obs.pot, defense))
+            .reshape(len(holdings)) if defend else none)
+    raises = (np.asarray(worth_raising(equity, len(obs.live_opponents) + 1, defense))
+              .reshape(len(holdings)) if can_value else none)
+    defended = tuple(Action.call() if a.kind is ActionKind.FOLD else a for a in plain)
+    valued = tuple(a if a.kind is ActionKind.RAISE else value for a in plain)
+    return _Choices(plain, defended, valued, pays, raises, equity)
 
 
 def preflop_rows(obs: Observation, path: Sequence[HandModel], expert: PreflopExpert,
@@ -112,9 +143,7 @@ def preflop_rows(obs: Observation, path: Sequence[HandModel], expert: PreflopExp
     total = chances.sum(axis=1, keepdims=True)
     chances = chances / np.where(total > 0, total, 1.0)
     now = _choices(expert, defense, obs, path[-1], strategies, holdings)
-    actions = tuple(dict.fromkeys((*now.plain, *now.defended)))
-    plain = np.array([[a == b for b in actions] for a in now.plain], dtype=np.float64)
-    defended = np.array([[a == b for b in actions] for a in now.defended], dtype=np.float64)
-    probabilities = np.where(now.pays[:, None], chances @ defended, chances @ plain)
+    actions = now.actions()
+    probabilities = now.rows(chances, actions)
     return PreflopRows(situation, table, thresholds, ir, strategies, chances, now.equity,
                        actions, probabilities)

@@ -19,6 +19,7 @@ from simulator.arena.config import parse_config
 from simulator.arena.tournament import run_tournament
 from simulator.core.cards import parse_cards
 from simulator.core.deal import Deal
+from simulator.core.equity import equity
 from simulator.play.baseline import CallBot, RaiseBot, RandomBot
 from simulator.play.match import play_hand, play_match
 
@@ -247,6 +248,29 @@ def test_the_defence_still_folds_trash() -> None:
         spy = one_hand(HEADS_UP, [RaiseBot(), HeuristicAgent(seed=seed)],
                        deal_with(2, 1, "7c2d", "AhKhQs3s4d"), 0, 1)
         assert spy.seen[0][1] == Action.fold()
+
+
+@pytest.mark.parametrize(("hole", "raises"), [("Ac3d", True), ("Ac2d", False)])
+def test_a_hand_ahead_of_the_range_raises_for_value_where_the_rules_call(hole: str,
+                                                                         raises: bool) -> None:
+    # the button acts first heads-up, against a range nothing has narrowed: A3o holds 0.558
+    # of the pot against it and clears the bar of 0.55 (value_edge 1.1 over 2 players); A2o
+    # holds 0.549 and does not. The rules only call either.
+    assert (equity(parse_cards(hole), ()) >= 0.55) is raises
+    for on in (False, True):
+        agent = HeuristicAgent(seed=1, **{"defense.value_raise": on, "defense.value_edge": 1.1})
+        spy = one_hand(HEADS_UP, [agent, CallBot()], deal_with(2, 0, hole, "2h3h4s8sJd"), 0, 0)
+        expected = Action.raise_to(4) if on and raises else Action.call()
+        assert spy.seen[0][1] == expected, (hole, on)
+
+
+def test_a_value_raise_reads_the_range_the_modeller_narrowed() -> None:
+    # A8o holds 0.6 against a random hand, but facing a raise the modeller reads the raiser's
+    # range as its strongest fifth, against which A8o is behind: it calls and does not raise
+    assert equity(parse_cards("Ac8d"), ()) > 0.55
+    agent = HeuristicAgent(seed=1, **{"defense.value_raise": True, "defense.value_edge": 1.1})
+    spy = one_hand(HEADS_UP, [RaiseBot(), agent], deal_with(2, 1, "Ac8d", "2h3h4s6s7h"), 0, 1)
+    assert spy.seen[0][1] == Action.call()
 
 
 def test_explain_shows_the_pot_odds_defence(tmp_path: Path) -> None:

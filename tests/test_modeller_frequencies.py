@@ -102,3 +102,41 @@ def test_kept_blends_follow_every_observation_and_equal_the_array_formula() -> N
                         continue
                     p = seen / n if n >= prior else (seen + (prior - n) * f.defaults[c]) / prior
                     assert f.get(s, c) == (float(p[0]), float(p[1]), float(p[2]))
+
+
+def test_pooled_streets_teach_a_thin_context_and_every_kept_blend_follows() -> None:
+    # with pool_streets, a thin post-flop context's default is shrunk toward the same
+    # context's counts on the other post-flop streets; an observation on one street makes
+    # the kept blends of the others stale too. Checked against the formula by brute force.
+    rng = np.random.default_rng(9)
+    kinds = [ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE]
+    f = ActionFrequencies(prior=20, pool_streets=True)
+    plain = ActionFrequencies(prior=20)
+    for _ in range(300):
+        street, context = int(rng.integers(4)), int(rng.integers(4))
+        for s in range(4):
+            f.get(s, context)  # keep every street's blend, then make them stale
+        kind = kinds[int(rng.integers(3))]
+        f.record(street, context, kind)
+        plain.record(street, context, kind)
+        for s in range(4):
+            for c in range(4):
+                seen, n = f.counts[s, c], int(f.counts[s, c].sum())
+                default = f.defaults[c]
+                if s > 0:
+                    other = f.counts[1:, c].sum(axis=0) - seen
+                    m = other.sum()
+                    default = (other + 20 * default) / (m + 20) if m else default
+                p = seen / n if n >= 20 else (seen + (20 - n) * default) / 20
+                assert f.get(s, c) == pytest.approx(tuple(p), abs=1e-12)
+                if s == 0:  # before the flop a blind is the bet faced: never pooled
+                    assert f.get(s, c) == plain.get(s, c)
+
+
+def test_a_player_who_calls_every_flop_bet_is_expected_to_call_the_turn() -> None:
+    f = ActionFrequencies(prior=20, pool_streets=True)
+    for _ in range(40):
+        f.record(1, 1, ActionKind.CALL)
+    fold, call, _ = f.get(2, 1)  # (40 calls + 20 x B.2) / 60
+    assert (fold, call) == (pytest.approx(10 / 60), pytest.approx(46 / 60))
+    assert ActionFrequencies(prior=20).get(2, 1) == pytest.approx(B2[1])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 from policy_support import (
@@ -24,6 +26,11 @@ def agent(seed: int) -> HeuristicAgent:
     return HeuristicAgent(seed=seed)
 
 
+def value_raiser(seed: int) -> HeuristicAgent:
+    """The agent with its pre-flop value raises on (an option that changes rows and draws)."""
+    return HeuristicAgent(seed=seed, **{"defense.value_raise": True})
+
+
 def test_it_is_a_policy_bot_and_refuses_bad_holdings() -> None:
     rec = recorded_decisions(agent, [RandomBot(seed=2)], LIMIT, 6, seed=1)
     bot = rec.bot
@@ -42,19 +49,23 @@ def test_it_is_a_policy_bot_and_refuses_bad_holdings() -> None:
     assert rows.probabilities.shape[0] == len(live_holdings(obs))
 
 
+@pytest.mark.parametrize("factory", [agent, value_raiser], ids=["default", "value-raise"])
 @pytest.mark.parametrize(("game", "seats", "hands"), [(LIMIT, 2, 30), (NOLIMIT, 3, 12)],
                          ids=["limit-heads-up", "nolimit-3"])
-def test_asking_changes_nothing(game: GameConfig, seats: int, hands: int) -> None:
+def test_asking_changes_nothing(factory: Callable[[int], HeuristicAgent], game: GameConfig,
+                                seats: int, hands: int) -> None:
     def rivals() -> list:
         return [RandomBot(fold=0.1, call=0.5, raise_=0.4, seed=s) for s in range(seats - 1)]
 
-    assert no_side_effects(agent, rivals, game, hands, seed=5) >= 10
+    assert no_side_effects(factory, rivals, game, hands, seed=5) >= 10
 
 
+@pytest.mark.parametrize("factory", [agent, value_raiser], ids=["default", "value-raise"])
 @pytest.mark.parametrize("game", [LIMIT, NOLIMIT], ids=["limit", "nolimit"])
-def test_rows_do_not_depend_on_the_real_cards(game: GameConfig) -> None:
-    rec = recorded_decisions(agent, [RandomBot(seed=4)], game, 10, seed=2)
-    assert independent_of_real_cards(agent, rec) >= 4
+def test_rows_do_not_depend_on_the_real_cards(factory: Callable[[int], HeuristicAgent],
+                                              game: GameConfig) -> None:
+    rec = recorded_decisions(factory, [RandomBot(seed=4)], game, 10, seed=2)
+    assert independent_of_real_cards(factory, rec) >= 4
 
 
 def test_act_draws_from_its_row() -> None:

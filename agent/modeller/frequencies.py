@@ -10,6 +10,12 @@ that do not come). With n observations of a context the frequencies are
 the observed ones from then on. The defaults are Papp's Table B.2 and,
 raised back, ``agent.modeller.params.RAISED_BACK_FREQUENCIES``.
 
+With ``pool_streets`` (proposed here), a thin post-flop context first learns from the same
+context on the other post-flop streets: its default becomes ``(m * pooled + prior * default)
+/ (m + prior)`` for the m observations there. A player who never folds to a flop bet is then
+not expected to fold half the time to its first turn bet. Pre-flop contexts (where a blind
+is the bet faced) stay apart.
+
 >>> f = ActionFrequencies(prior=20)
 >>> f.get(1, 1)  # nothing seen: Table B.2, facing one bet
 (0.5, 0.3, 0.2)
@@ -19,6 +25,11 @@ raised back, ``agent.modeller.params.RAISED_BACK_FREQUENCIES``.
 ...     f.record(1, 1, ActionKind.RAISE)
 >>> [round(x, 4) for x in f.get(1, 1)]  # (5 * (0, 0, 1) + 15 * (.5, .3, .2)) / 20
 [0.375, 0.225, 0.4]
+>>> pooled = ActionFrequencies(prior=20, pool_streets=True)
+>>> for _ in range(20):
+...     pooled.record(1, 1, ActionKind.CALL)  # calls every flop bet
+>>> [round(x, 4) for x in pooled.get(2, 1)]  # the turn: (20 * (0, 1, 0) + 20 * B.2) / 40
+[0.25, 0.65, 0.1]
 """
 
 from __future__ import annotations
@@ -41,8 +52,10 @@ class ActionFrequencies:
     def __init__(self, prior: int = 20,
                  defaults: tuple[Frequencies, Frequencies, Frequencies] = TABLE_B2,
                  counts: np.ndarray | None = None,
-                 raised_back: Frequencies = RAISED_BACK_FREQUENCIES) -> None:
+                 raised_back: Frequencies = RAISED_BACK_FREQUENCIES,
+                 pool_streets: bool = False) -> None:
         self.prior = prior
+        self.pool_streets = pool_streets
         self.defaults = np.array([*defaults, raised_back], dtype=np.float64)
         self._default_rows = tuple(tuple(float(x) for x in row) for row in self.defaults)
         self.counts = (np.zeros((STREETS, CONTEXTS, KINDS), dtype=np.int64) if counts is None
@@ -54,7 +67,8 @@ class ActionFrequencies:
     def record(self, street: int, context: int, kind: ActionKind) -> None:
         c = int(context)
         self.counts[street, c, KIND_INDEX[kind]] += 1
-        self._blended.pop((street, c), None)
+        for s in (range(1, STREETS) if self.pool_streets and street > 0 else (street,)):
+            self._blended.pop((s, c), None)
 
     def observations(self, street: int, context: int) -> int:
         return int(self.counts[street, context].sum())
@@ -72,10 +86,23 @@ class ActionFrequencies:
             else:
                 rest = self.prior - n
                 d = self._default_rows[c]
+                if self.pool_streets and street > 0:
+                    d = self._pooled(street, c, d)
                 blend = ((seen[0] + rest * d[0]) / self.prior, (seen[1] + rest * d[1]) / self.prior,
                          (seen[2] + rest * d[2]) / self.prior)
             self._blended[(street, c)] = blend
         return blend
+
+    def _pooled(self, street: int, context: int, default: tuple[float, ...]
+                ) -> tuple[float, ...]:
+        """``default`` shrunk toward the context's counts on the other post-flop streets."""
+        other = (self.counts[1:, context].sum(axis=0) - self.counts[street, context]).tolist()
+        m = other[0] + other[1] + other[2]
+        if not m:
+            return default
+        return ((other[0] + self.prior * default[0]) / (m + self.prior),
+                (other[1] + self.prior * default[1]) / (m + self.prior),
+                (other[2] + self.prior * default[2]) / (m + self.prior))
 
 
 def at_least_as_strong(freqs: Frequencies, kind: ActionKind) -> float:

@@ -284,7 +284,7 @@ class OpponentModeller:
     def _new_counts(self, counts: np.ndarray | None = None) -> ActionFrequencies:
         p = self.params
         return ActionFrequencies(p.prior_observations, p.default_frequencies, counts,
-                                 p.raised_back_frequencies)
+                                 p.raised_back_frequencies, p.pool_streets)
 
     # --- questions --------------------------------------------------------------------------
 

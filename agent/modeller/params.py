@@ -60,7 +60,9 @@ class ModellerParams(BaseModel):
     default as ``(n * observed + (prior - n) * default) / prior``; the defaults are
     ``default_frequencies`` by bets to call and ``raised_back_frequencies`` for a player
     raised back after its own bet or raise (a context the agent's modeller counts apart;
-    see :class:`agent.modeller.OpponentModeller`'s ``contexts``).
+    see :class:`agent.modeller.OpponentModeller`'s ``contexts``); with ``pool_streets`` a
+    thin post-flop context's default first learns from the same context on the other
+    post-flop streets (:mod:`agent.modeller.frequencies`).
 
     Weights: ``reweighting`` is ``"threshold"`` (Loki-1) or ``"triple"`` (Loki-2 with the
     generic triple of ``agent.modeller.weights``); ``sigma_preflop`` in income-rate units
@@ -83,6 +85,7 @@ class ModellerParams(BaseModel):
     prior_observations: Whole = 20
     default_frequencies: tuple[Frequencies, Frequencies, Frequencies] = TABLE_B2
     raised_back_frequencies: Frequencies = RAISED_BACK_FREQUENCIES
+    pool_streets: bool = False
     reweighting: Literal["threshold", "triple"] = "threshold"
     sigma_preflop: Spread = 330.0
     sigma_postflop: Spread = 0.2

@@ -303,7 +303,8 @@ threshold re-weighting with the 330-unit pre-flop and 0.2 post-flop spreads, the
 percentile skip and the 0.01 floor (the chain and raised-back values are unused in its
 ``"frequencies"`` mode with Papp's contexts)."""
 
-NO_DEFENCE = DefenseParams(enabled=False, realization=1.0)
+NO_DEFENCE = DefenseParams(enabled=False, realization=1.0, value_raise=False,
+                           value_edge=1.0)
 
 
 class LokiBot(BaseBot):
