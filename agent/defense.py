@@ -27,8 +27,7 @@ own HS_n takes the same view after the flop).
 >>> p = load_agent_params().defense
 >>> worth_calling(0.40, to_call=2, pot=6, params=p), worth_calling(0.22, 2, 6, p)
 (True, False)
->>> on = p.model_copy(update={"value_raise": True, "value_edge": 1.1})
->>> worth_raising(0.58, players=2, params=on), worth_raising(0.52, 2, on)
+>>> worth_raising(0.58, players=2, params=p), worth_raising(0.52, 2, p)  # value_edge 1.1
 (True, False)
 """
 
@@ -86,9 +85,8 @@ def worth_raising(share: np.ndarray, players: int, params: DefenseParams) -> np.
 def worth_raising(share: float | np.ndarray, players: int, params: DefenseParams
                   ) -> bool | np.ndarray:
     """Whether ``share`` of the pot (our equity) among ``players`` is worth a raise for value
-    (elementwise for an array of shares); never when value raises are off."""
-    if not params.value_raise:
-        return np.zeros(np.shape(share), dtype=bool) if np.ndim(share) else False
+    (elementwise for an array of shares); whether value raises are on is the caller's
+    question, as the defence's is."""
     return share * players >= params.value_edge
 
 

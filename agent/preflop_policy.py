@@ -95,7 +95,10 @@ class _Choices:
         def spread(chosen: tuple[Action, ...]) -> np.ndarray:
             return chances @ np.array([[a == b for b in actions] for a in chosen],
                                       dtype=np.float64)
-        return self._pick(spread(self.plain), spread(self.defended), spread(self.valued))
+        plain = spread(self.plain)
+        # a tier no holding plays by is never picked: most decisions have none
+        return self._pick(plain, spread(self.defended) if self.pays.any() else plain,
+                          spread(self.valued) if self.raises.any() else plain)
 
 
 def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,

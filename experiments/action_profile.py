@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from matchups import HEADS_UP_LIMIT
 
 from simulator import Action, ActionKind, Bot, Observation, Street
 from simulator.core.game import GameConfig
+from simulator.core.records import HandResult
 from simulator.play.match import play_match
 from simulator.play.registry import build, resolve
 
@@ -58,19 +59,36 @@ def counted(bot: Bot, label: str, counts: Counter[tuple[Key, str]]) -> Bot:
     return watched(bot, count)
 
 
+def both_seatings(hero: str, params: dict[str, Any], rival: str, deals: int, seed: int,
+                  hero_as: Callable[[Bot, int], Bot] = lambda bot, perm: bot,
+                  rival_as: Callable[[Bot], Bot] = lambda bot: bot
+                  ) -> Iterator[tuple[int, HandResult]]:
+    """Every deal of ``seed`` heads-up fixed-limit in both seatings: ``(perm, result)``, the
+    hero in seat ``perm``. ``hero_as(bot, perm)`` and ``rival_as(bot)`` may wrap the bots
+    (:func:`watched`) before they play; the bots' seeds depend on the seed and the seating
+    only, so every leak finder plays the same match."""
+    game = GameConfig(**HEADS_UP_LIMIT)
+    for perm in (0, 1):
+        ours = hero_as(build(resolve(hero), params, seed * 7 + perm), perm)
+        theirs = rival_as(build(resolve(rival), {}, seed * 11 + perm))
+        bots = [ours, theirs] if perm == 0 else [theirs, ours]
+        for result in play_match(game, bots, deals, seed=seed):
+            yield perm, result
+
+
+def per_hand(net: float, deals: int) -> float:
+    """The hero's net chips over both seatings of ``deals`` deals in small bets a hand."""
+    return net / GameConfig(**HEADS_UP_LIMIT).bet_size(Street.PREFLOP) / (2 * deals)
+
+
 def profile(hero: str, rival: str, params: dict[str, Any], deals: int, seed: int
             ) -> tuple[Counter[tuple[Key, str]], float]:
     """The counts of both players' actions and the hero's SB/hand over both seatings."""
     counts: Counter[tuple[Key, str]] = Counter()
-    game = GameConfig(**HEADS_UP_LIMIT)
-    net = 0
-    for perm in (0, 1):
-        ours = counted(build(resolve(hero), params, seed * 7 + perm), hero, counts)
-        theirs = counted(build(resolve(rival), {}, seed * 11 + perm), rival, counts)
-        bots = [ours, theirs] if perm == 0 else [theirs, ours]
-        seat = 0 if perm == 0 else 1
-        net += sum(r.net[seat] for r in play_match(game, bots, deals, seed=seed))
-    return counts, net / game.bet_size(Street.PREFLOP) / (2 * deals)
+    net = sum(r.net[perm] for perm, r in both_seatings(
+        hero, params, rival, deals, seed, lambda bot, _: counted(bot, hero, counts),
+        lambda bot: counted(bot, rival, counts)))
+    return counts, per_hand(net, deals)
 
 
 def table(counts: Counter[tuple[Key, str]]) -> str:

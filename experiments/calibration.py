@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from action_profile import publish, watched
+from action_profile import both_seatings, publish, watched
 from matchups import HEADS_UP_LIMIT
 
 from agent.heuristic import HeuristicAgent
@@ -35,8 +35,6 @@ from simulator.core.cards import HOLDING_INDEX, NUM_HOLDINGS
 from simulator.core.equity import equity
 from simulator.core.game import GameConfig
 from simulator.core.records import HandResult
-from simulator.play.match import play_match
-from simulator.play.registry import build, resolve
 
 EDGES = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 1.0001)
 
@@ -60,10 +58,9 @@ def play(params: dict[str, Any], rival: str, street: Street, deals: int, seed: i
     """The agent's decisions facing a bet on ``street`` and every hand's result with the
     agent's seat, both seatings."""
     facing: list[Facing] = []
-    results: list[tuple[int, HandResult]] = []
-    game = GameConfig(**HEADS_UP_LIMIT)
-    for perm in (0, 1):
-        def note(bot: Bot, obs: Observation, action: Action, perm: int = perm) -> None:
+
+    def hero_as(bot: Bot, perm: int) -> Bot:
+        def note(bot: Bot, obs: Observation, action: Action) -> None:
             if obs.street is not street or not obs.legal.call_amount:
                 return
             assert isinstance(bot, HeuristicAgent)
@@ -75,11 +72,9 @@ def play(params: dict[str, Any], rival: str, street: Street, deals: int, seed: i
                                  "IP" if obs.seat == obs.button else "OOP", hole, obs.board,
                                  float(np.asarray(rows.strength.ehs).reshape(-1)[0]),
                                  call / (obs.pot + call), action.kind is ActionKind.FOLD))
+        return watched(bot, note)
 
-        hero = watched(build(resolve("heuristic"), params, seed * 7 + perm), note)
-        other = build(resolve(rival), {}, seed * 11 + perm)
-        bots = [hero, other] if perm == 0 else [other, hero]
-        results += [(perm, r) for r in play_match(game, bots, deals, seed=seed)]
+    results = list(both_seatings("heuristic", params, rival, deals, seed, hero_as))
     return facing, results
 
 

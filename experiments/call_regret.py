@@ -31,14 +31,12 @@ import json
 from collections import defaultdict
 from typing import Any
 
-from action_profile import publish, watched
+from action_profile import both_seatings, per_hand, publish, watched
 from matchups import HEADS_UP_LIMIT
 
-from simulator import Action, ActionKind, Bot, Observation, Street
+from simulator import Action, ActionKind, Bot, LegalActions, Observation, Street
 from simulator.core.equity import equity
 from simulator.core.game import GameConfig
-from simulator.play.match import play_match
-from simulator.play.registry import build, resolve
 
 PHASES = ((100, "hands 0-99"), (300, "hands 100-299"), (None, "hands 300+"))
 KINDS = ("missed bet", "thin bet", "fold")
@@ -53,26 +51,25 @@ def phase(hand_number: int) -> str:
     return next(name for end, name in PHASES if end is None or hand_number < end)
 
 
-def regret(e: float, action: Action, obs: Observation, bet: float) -> tuple[str, float]:
-    """The kind and size (in small bets) of a decision's regret against the best response
-    (``('', 0.0)`` when it plays as the best response does); ``bet`` is the street's bet in
-    small bets.
+def regret(e: float, action: Action, legal: LegalActions, pot: int, bet: int
+           ) -> tuple[str, float]:
+    """The kind and size in chips of a decision's regret against the best response
+    (``('', 0.0)`` when it plays as the best response does): ``e`` the equity, ``pot`` the
+    chips in the pot, ``bet`` the street's bet.
 
-    >>> from simulator import LegalActions
-    >>> class Spot:
-    ...     legal, pot = LegalActions(False, 0, 4, 4), 4
-    >>> regret(0.7, Action.call(), Spot, 1.0)  # a check with 0.7: 0.4 bets missed
-    ('missed bet', 0.4)
-    >>> regret(0.3, Action.raise_to(4), Spot, 2.0)
-    ('thin bet', 0.8)
+    >>> free = LegalActions(False, 0, 4, 4)
+    >>> regret(0.7, Action.call(), free, pot=4, bet=2)  # a check with 0.7: 0.4 bets missed
+    ('missed bet', 0.8)
+    >>> regret(0.3, Action.raise_to(4), free, pot=4, bet=4)
+    ('thin bet', 1.6)
     """
     if action.kind is ActionKind.FOLD:
-        to_call, pot = obs.legal.call_amount / 2, obs.pot / 2
+        to_call = legal.call_amount
         return "fold", max(0.0, e * (pot + to_call) - to_call)
     aggressive = action.kind is ActionKind.RAISE
     if aggressive and e < 0.5:
         return "thin bet", round((1 - 2 * e) * bet, 12)
-    if not aggressive and e > 0.5 and obs.legal.can_raise:
+    if not aggressive and e > 0.5 and legal.can_raise:
         return "missed bet", round((2 * e - 1) * bet, 12)
     return "", 0.0
 
@@ -86,19 +83,15 @@ def play(bot: str, params: dict[str, Any], deals: int, seed: int
 
     def note(_: Bot, obs: Observation, action: Action) -> None:
         e = equity(obs.hole_cards, obs.board)
-        kind, lost = regret(e, action, obs, game.bet_size(obs.street) / small_bet)
+        kind, lost = regret(e, action, obs.legal, obs.pot, game.bet_size(obs.street))
         if kind:
             cell = sums[(obs.street.name.lower(), phase(obs.hand_number), kind)]
             cell[0] += 1
-            cell[1] += lost
+            cell[1] += lost / small_bet
 
-    net = 0
-    for perm in (0, 1):
-        ours = watched(build(resolve(bot), params, seed * 7 + perm), note)
-        theirs = build(resolve("call"), {}, seed * 11 + perm)
-        bots = [ours, theirs] if perm == 0 else [theirs, ours]
-        net += sum(r.net[perm] for r in play_match(game, bots, deals, seed=seed))
-    return sums, net / small_bet / (2 * deals), 2 * deals
+    net = sum(r.net[perm] for perm, r in both_seatings(
+        bot, params, "call", deals, seed, lambda b, _: watched(b, note)))
+    return sums, per_hand(net, deals), 2 * deals
 
 
 def table(sums: dict[tuple[str, str, str], list[float]], hands: int) -> list[str]:
