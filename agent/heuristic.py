@@ -203,10 +203,14 @@ class HeuristicAgent(BaseBot):
         rows = self.rows(observation, holding_indices(holdings, observation.board))
         return Policy(tuple(rows.actions), rows.probabilities)
 
-    def act(self, observation: Observation) -> Action:
+    def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
+        """The decision for our own holding: its row, and the action drawn from it."""
         hole = observation.hole_cards
         rows = self.rows(observation, np.array([HOLDING_INDEX[hole[0], hole[1]]]))
         action = rows.actions[draw_index(rows.probabilities[0], self.rng)]
         if self._tracer is not None and self.context is not None:
             self._tracer.write(decision_record(self.context, observation, rows, action))
-        return action
+        return Policy(tuple(rows.actions), rows.probabilities), action
+
+    def act(self, observation: Observation) -> Action:
+        return self.step_with_policy(observation)[1]

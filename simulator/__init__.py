@@ -39,12 +39,13 @@ from simulator.play.protocol import (
     PolicyBot,
     PolicyError,
     RaiseRange,
+    StepWithPolicyBot,
 )
 
 __all__ = [
     "Action", "ActionKind", "ActionRecord", "ActionTaken", "BaseBot", "BoardDealt", "Bot",
     "BotContext", "Event", "GameConfig", "HandEnded", "HandStarted", "HoldemError",
     "HoleCardsDealt", "IllegalActionError", "LearningBot", "LegalActions", "Observation",
-    "Policy", "PolicyBot",
+    "Policy", "PolicyBot", "StepWithPolicyBot",
     "PolicyError", "RaiseRange", "Showdown", "Street",
 ]

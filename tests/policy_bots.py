@@ -82,6 +82,12 @@ class DirectAsker:
         policy.check(observation.legal)
         return policy
 
+    def states_row(self, seat: int) -> bool:
+        return False  # every row is asked for, as of a bot without step_with_policy
+
+    def drawn_from(self) -> Policy | None:
+        return None
+
     def fault(self, seat: int, problem: str) -> None:
         raise AssertionError(f"seat {seat}: {problem}")
 
@@ -115,6 +121,27 @@ class LiarBot(BaseBot):
     def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
         n = len(holding_indices(holdings, observation.board))
         return Policy((Action.call(),), np.ones((n, 1)))
+
+
+class SteppingLiarBot(LiarBot):
+    """The liar, stating with each action a row that gives that action no chance."""
+
+    def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
+        return self.policy(observation, [observation.hole_cards]), self.act(observation)
+
+
+class BadStepBot(BaseBot):
+    """Calls, but its ``step_with_policy`` answers with the action alone."""
+
+    def act(self, observation: Observation) -> Action:
+        return Action.call()
+
+    def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
+        n = len(holding_indices(holdings, observation.board))
+        return Policy((Action.call(),), np.ones((n, 1)))
+
+    def step_with_policy(self, observation: Observation) -> Action:
+        return self.act(observation)
 
 
 class LearningCaller(BaseBot):

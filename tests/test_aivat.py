@@ -87,12 +87,17 @@ def test_corrections_have_expectation_exactly_zero(game: GameConfig, bots: list[
         assert corrections == pytest.approx(np.zeros(2), abs=1e-9)
         assert abs(net[0]) > 0.1  # a real game: the seats' results differ
         # a single path's corrections are not zero: the estimator changes the figures
-        probe = AivatRecorder(2)
-        copy_state = copy.deepcopy(state)
-        seat = copy_state.actor
+        seat = state.actor
         assert seat is not None
-        probe.before(seat, copy_state, asker)  # type: ignore[arg-type]
-        assert probe._pending is not None and np.abs(probe._pending.mean).sum() > 0
+        first = bots[seat].policy(state.observation(seat), [state.holes[seat]])  # type: ignore[attr-defined]
+        moved = []
+        for entry in first.actions:
+            probe, child = AivatRecorder(2), copy.deepcopy(state)
+            probe.before(seat, child, asker)  # type: ignore[arg-type]
+            child.apply(Action.raise_to(entry.low) if isinstance(entry, RaiseRange) else entry)
+            probe.after(seat, child, child.history[-1], False, asker)  # type: ignore[arg-type]
+            moved.append(np.abs(probe.take()).sum() > 0)
+        assert any(moved)
 
 
 # --- statistical: many seeds ----------------------------------------------------------------

@@ -20,6 +20,9 @@ stack goes all-in) and to what the opponents have left.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 import numpy as np
 
 from agent.selector import draw_index
@@ -102,3 +105,23 @@ def draw(policy: Policy, rng: np.random.Generator) -> Action:
 def own(obs: Observation) -> list[tuple[int, int]]:
     """The observation's own holding, as a policy is asked about it."""
     return [(int(obs.hole_cards[0]), int(obs.hole_cards[1]))]
+
+
+class _Stating(Protocol):
+    rng: np.random.Generator
+
+    def policy(self, observation: Observation,
+               holdings: Sequence[tuple[int, int]]) -> Policy: ...
+
+
+class DrawsFromPolicy:
+    """``act`` as one draw from the bot's row for its own holding, and ``step_with_policy``
+    (:class:`~simulator.StepWithPolicyBot`) giving that row with the action: for a bot
+    with a ``policy`` and a generator ``rng``."""
+
+    def step_with_policy(self: _Stating, observation: Observation) -> tuple[Policy, Action]:
+        policy = self.policy(observation, own(observation))
+        return policy, draw(policy, self.rng)
+
+    def act(self: _Stating, observation: Observation) -> Action:
+        return DrawsFromPolicy.step_with_policy(self, observation)[1]

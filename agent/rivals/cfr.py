@@ -36,6 +36,7 @@ import numpy as np
 
 from agent.equilibrium import strategy as strategy_file
 from agent.equilibrium.tree import CALL, CHANCE, DECISION, FOLD_ACTION, RAISE
+from agent.rivals.betting import DrawsFromPolicy
 from simulator import Action, ActionKind, BaseBot, BotContext, GameConfig, Observation
 from simulator.core.errors import GameError
 from simulator.play.protocol import Policy, PolicyError, holding_indices
@@ -70,7 +71,7 @@ def refusal(game: GameConfig, seats: int | None = None) -> str | None:
     return None
 
 
-class CfrBot(BaseBot):
+class CfrBot(DrawsFromPolicy, BaseBot):
     """The average CFR strategy of heads-up limit hold'em (module docstring).
 
     ``strategy``: a strategy file (default: the shipped one), validated when the bot is
@@ -171,13 +172,3 @@ class CfrBot(BaseBot):
         rows = self.table.rows(node, buckets)
         return Policy(tuple(actions), rows[:, columns])
 
-    def act(self, observation: Observation) -> Action:
-        hole = observation.hole_cards
-        found = self.policy(observation, [(int(hole[0]), int(hole[1]))])
-        row = found.probabilities[0]
-        u = self.rng.random()
-        cumulative = np.cumsum(row)
-        choice = int(np.searchsorted(cumulative, u * cumulative[-1], side="right"))
-        entry = found.actions[min(choice, len(found.actions) - 1)]
-        assert isinstance(entry, Action)
-        return entry

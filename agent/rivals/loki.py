@@ -372,22 +372,31 @@ class LokiBot(BaseBot):
         rows = self.rows(observation, path, indices)
         return Policy(rows.actions, rows.probabilities)
 
-    def act(self, observation: Observation) -> Action:
+    def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
+        """The decision for our own holding: its row, and the action drawn from it."""
         if observation.street is Street.PREFLOP:
             path = self.modeller.path_at(observation.history, observation.board)
             pre = preflop_rows(observation, path, self.expert, NO_DEFENCE, self._own(observation))
-            return pre.actions[draw_index(pre.probabilities[0], self.rng)]
-        return self.decide(observation).action
+            action = pre.actions[draw_index(pre.probabilities[0], self.rng)]
+            return Policy(pre.actions, pre.probabilities), action
+        rows, decision = self._decide(observation)
+        return Policy(rows.actions, rows.probabilities), decision.action
+
+    def act(self, observation: Observation) -> Action:
+        return self.step_with_policy(observation)[1]
 
     def decide(self, obs: Observation) -> LokiDecision:
         """The post-flop decision for ``obs`` (draws one number from the generator)."""
+        return self._decide(obs)[1]
+
+    def _decide(self, obs: Observation) -> tuple[LokiRows, LokiDecision]:
         path = self.modeller.path_at(obs.history, obs.board, obs.street)
         rows = self.rows(obs, path, self._own(obs))
         chances = np.array([p[0] for _, _, p in rows.rules])
         chosen = int(self.rng.choice(len(chances), p=chances / chances.sum()))
         decision = rows.decision(0, chosen, _action(obs, rows.rules[chosen][1]))
         self.last_decision = decision
-        return decision
+        return rows, decision
 
     @staticmethod
     def _own(obs: Observation) -> np.ndarray:

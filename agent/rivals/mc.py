@@ -24,14 +24,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agent.rivals.betting import CALL, FOLD, RAISE, choice_policy, draw, own, pot_odds
+from agent.rivals.betting import CALL, FOLD, RAISE, DrawsFromPolicy, choice_policy, own, pot_odds
 from agent.rivals.equity import equities_against
 from agent.rivals.params import MCParams, validated
-from simulator import Action, BaseBot, Observation, Policy
+from simulator import BaseBot, Observation, Policy
 from simulator.play.protocol import holding_indices
 
 
-class MonteCarloBot(BaseBot):
+class MonteCarloBot(DrawsFromPolicy, BaseBot):
     """Equity against random hands: fold below the pot odds, raise when high.
 
     It raises at ``raise_share / players`` or more, else calls.
@@ -59,6 +59,3 @@ class MonteCarloBot(BaseBot):
         choice = np.where(eq < pot_odds(obs), FOLD,
                           np.where(eq >= self.raise_share / players, RAISE, CALL))
         return choice_policy(obs, np.eye(3)[choice].reshape(len(indices), 3))
-
-    def act(self, observation: Observation) -> Action:
-        return draw(self.policy(observation, own(observation)), self.rng)

@@ -24,15 +24,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agent.rivals.betting import choice_policy, draw, own
+from agent.rivals.betting import DrawsFromPolicy, choice_policy
 from agent.rivals.equity import equities_against
 from agent.rivals.hand_values import preflop_values
 from agent.rivals.params import StyleParams, validated
-from simulator import Action, BaseBot, Observation, Policy
+from simulator import BaseBot, Observation, Policy
 from simulator.play.protocol import holding_indices
 
 
-class StyleBot(BaseBot):
+class StyleBot(DrawsFromPolicy, BaseBot):
     """A fixed style (see the module doc)."""
 
     def __init__(self, preflop_play: float = 0.5, preflop_raise: float = 0.1,
@@ -77,6 +77,3 @@ class StyleBot(BaseBot):
             eq = equities_against(obs.board, [None] * opponents, indices)
             chances = self.postflop_chances(eq * (opponents + 1))
         return choice_policy(obs, chances)
-
-    def act(self, observation: Observation) -> Action:
-        return draw(self.policy(observation, own(observation)), self.rng)

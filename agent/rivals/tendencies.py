@@ -121,7 +121,8 @@ def ramp(v: np.ndarray, mu: float, sigma: float) -> np.ndarray:
     >>> ramp(np.array([0.35, 0.45, 0.6, 0.75, 0.85]), 0.6, 0.2).round(6).tolist()
     [0.0, 0.125, 0.5, 0.875, 1.0]
     """
-    return np.clip((v - mu + sigma) / (2 * sigma), 0.0, 1.0)
+    # minimum of maximum: np.clip's dispatch costs more than the work on 50 bins
+    return np.minimum(np.maximum((v - mu + sigma) / (2 * sigma), 0.0), 1.0)
 
 
 def value_histogram(v: np.ndarray, w: np.ndarray) -> np.ndarray:

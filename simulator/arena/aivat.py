@@ -80,15 +80,14 @@ class Node:
 
 
 @dataclass(frozen=True)
-class _Pending:
-    """A decision waiting for its action: the actor's policy, the row of the holding it
-    holds, and the policy-weighted mean of the values of its entries."""
+class _Noted:
+    """A decision waiting for its action: where it is, and the actor's policy with the row
+    of the holding it holds (None until the action brings it, :meth:`PolicyAsker.drawn_from`)."""
 
     node: Node
-    policy: Policy
-    row: np.ndarray
-    mean: np.ndarray
     where: str
+    policy: Policy | None = None
+    row_index: int = 0
 
 
 class AivatRecorder:
@@ -98,7 +97,7 @@ class AivatRecorder:
     ``rng_of(hand_number)`` gives the generator of the value function's Monte Carlo equity
     (three or more players before the flop only). A caller that already holds the actor's
     row (a best response asks for every holding) passes it to :meth:`decision` instead of
-    letting :meth:`before` ask.
+    letting :meth:`before` ask; a bot that states its row with its action is not asked.
     """
 
     def __init__(self, num_seats: int,
@@ -110,12 +109,14 @@ class AivatRecorder:
         self._hand: int | None = None
         self._values: dict[int, HandValues] = {}
         self._rng: np.random.Generator | None = None
-        self._pending: _Pending | None = None
+        self._pending: _Noted | None = None
 
     # --- the overseer ----------------------------------------------------------------------
 
     def before(self, seat: int, state: HandState, ask: PolicyAsker) -> Action | None:
-        if ask.has_policy(seat):
+        if ask.states_row(seat):
+            self._pending = self._note(state, None, 0)
+        elif ask.has_policy(seat):
             hole = state.holes[seat]
             assert hole is not None
             policy = ask(seat, state.observation(seat), [hole])
@@ -128,18 +129,32 @@ class AivatRecorder:
         pending, self._pending = self._pending, None
         if pending is None or pending.node.seat != seat or forced:
             return
+        policy = pending.policy if pending.policy is not None else ask.drawn_from()
+        if policy is None:
+            return
+        row = np.asarray(policy.probabilities[pending.row_index], dtype=np.float64)
         taken = Action(record.kind, record.amount)
-        if _probability(pending.policy, pending.row, taken) <= 0.0:
+        if _probability(policy, row, taken) <= 0.0:
             ask.fault(seat, f"act() played '{taken}', which its policy() gives probability 0 "
                             f"(at {pending.where}): act must draw from its policy")
             return
-        self._terms += _valued(pending.node, taken, pending.where) - pending.mean
+        node, where = pending.node, pending.where
+        mean = np.zeros(len(self._terms))
+        for entry, p in zip(policy.actions, row, strict=True):
+            if p > 0:
+                mean += p * _valued(node, entry, where)
+        self._terms += _valued(node, taken, where) - mean
 
     # --- for callers that hold the row already ---------------------------------------------
 
     def decision(self, state: HandState, policy: Policy, row_index: int) -> None:
         """Note the decision of the seat to act in ``state``: its policy, and which of the
         policy's rows is the holding the seat holds."""
+        self._pending = self._note(state, policy, row_index)
+
+    # --- inside ----------------------------------------------------------------------------
+
+    def _note(self, state: HandState, policy: Policy | None, row_index: int) -> _Noted:
         seat = state.actor
         assert seat is not None
         where = f"hand {state.hand_number}, {describe_decision(state.observation(seat))}"
@@ -148,12 +163,7 @@ class AivatRecorder:
         except Exception as exc:  # the value function's own failure: say so, stop the run
             raise AivatError(f"AIVAT: the value function failed at {where}: "
                              f"{type(exc).__name__}: {exc}") from exc
-        row = np.asarray(policy.probabilities[row_index], dtype=np.float64)
-        mean = np.zeros(len(self._terms))
-        for entry, p in zip(policy.actions, row, strict=True):
-            if p > 0:
-                mean += p * _valued(node, entry, where)
-        self._pending = _Pending(node, policy, row, mean, where)
+        return _Noted(node, where, policy, row_index)
 
     def take(self) -> np.ndarray:
         """The corrections of the hand just played, per seat in chips (zeros when none), and
@@ -161,8 +171,6 @@ class AivatRecorder:
         out, self._terms = self._terms, np.zeros(len(self._terms))
         self._pending = None
         return out
-
-    # --- inside ----------------------------------------------------------------------------
 
     def _hand_values(self, state: HandState) -> HandValues:
         if state.hand_number != self._hand:

@@ -44,7 +44,15 @@ from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.records import BotFault, HandHistory, HandResult
 from simulator.core.state import HandState
-from simulator.play.protocol import BaseBot, Bot, BotContext, Policy, PolicyBot, PolicyError
+from simulator.play.protocol import (
+    BaseBot,
+    Bot,
+    BotContext,
+    Policy,
+    PolicyBot,
+    PolicyError,
+    StepWithPolicyBot,
+)
 
 __all__ = ["BotError", "CallMonitor", "Deal", "deal_cards", "HandHistory", "BotFault",
            "HandResult", "Overseer", "PolicyAsker", "build_bots", "describe_decision",
@@ -249,10 +257,45 @@ class PolicyAsker:
 
     def __init__(self, guard: _Guard, bots: Sequence[Bot], faults: list[BotFault]) -> None:
         self._guard, self._bots, self._faults = guard, bots, faults
+        self._steps = [isinstance(b, StepWithPolicyBot) for b in bots]
+        self._drawn: Policy | None = None
 
     def has_policy(self, seat: int) -> bool:
         """Whether the seat's bot states a policy (a :class:`PolicyBot`)."""
         return isinstance(self._bots[seat], PolicyBot)
+
+    def states_row(self, seat: int) -> bool:
+        """Whether the seat's action comes with the row it was drawn from
+        (:meth:`drawn_from`), so that an overseer need not ask for it."""
+        return self._steps[seat]
+
+    def drawn_from(self) -> Policy | None:
+        """The one-row policy the last action was drawn from, when its bot stated it
+        (:class:`StepWithPolicyBot`) and the decision was not a fault."""
+        return self._drawn
+
+    def act(self, seat: int, observation: Observation) -> Action | None:
+        """The seat's action (None after recording why it is a fault), through
+        ``step_with_policy`` where the bot has it; its row is then :meth:`drawn_from`."""
+        self._drawn = None
+        bot = self._bots[seat]
+        if not self._steps[seat]:
+            return _ask(self._guard, bot, observation, self._faults)
+        answer, problem = self._guard.call(seat, "act()", bot.step_with_policy,  # type: ignore[attr-defined]
+                                           observation)
+        action: Action | None = None
+        if problem is None:
+            if isinstance(answer, tuple) and len(answer) == 2:
+                problem = _policy_problem(answer[0], observation, 1)
+                if problem is None:
+                    action, problem = _own_action(answer[1])
+            else:
+                problem = f"step_with_policy(): returned {type(answer).__name__}, not a pair"
+        if problem is not None:
+            self._guard.fault(seat, f"{problem}; legal: {observation.legal}", self._faults)
+            return None
+        self._drawn = answer[0]
+        return action
 
     def __call__(self, seat: int, observation: Observation,
                  holdings: Sequence[tuple[int, int]], decision: str | None = None
@@ -301,7 +344,9 @@ class Overseer(Protocol):
     returning an action (a best response does); None lets the seat's bot act. An action it
     returns must be legal: an illegal one is the caller's error, never a bot's fault.
     ``after`` follows with the record the state applied and whether it was forced (the bot's
-    decision failed and the engine checked or folded for it).
+    decision failed and the engine checked or folded for it); where the seat's bot states the
+    row it drew from with its action (``ask.states_row(seat)``), ``ask.drawn_from()`` has it
+    by then, so ``before`` need not ask for the same row.
     """
 
     def before(self, seat: int, state: HandState, ask: PolicyAsker) -> Action | None: ...
@@ -413,7 +458,9 @@ def play_hand(game: GameConfig, bots: Sequence[Bot], stacks: Sequence[int], butt
             state.apply(own)  # the caller's action: an illegal one is its error, raised
             applied = True
         else:
-            action = _ask(guard, bots[seat], state.observation(seat, seat_games[seat]), faults)
+            obs = state.observation(seat, seat_games[seat])
+            action = (_ask(guard, bots[seat], obs, faults) if overseer is None
+                      else asker.act(seat, obs))
             applied = False
             if action is not None:
                 try:

@@ -234,6 +234,20 @@ class PolicyBot(Bot, Protocol):
 
 
 @runtime_checkable
+class StepWithPolicyBot(PolicyBot, Protocol):
+    """A policy bot that can act and state the row it drew from in one call (OpenSpiel's
+    ``step_with_policy``): a tool that wants both at every decision (AIVAT) asks once
+    instead of paying for the same row twice.
+
+    ``step_with_policy(obs)`` returns ``(policy(obs, [own holding]), act(obs))`` as one
+    call: the same draws from the bot's generator as ``act`` alone, so a match played
+    through it is the match played through ``act``.
+    """
+
+    def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]: ...
+
+
+@runtime_checkable
 class LearningBot(Bot, Protocol):
     """A bot that can be told to learn nothing in a match (see the module docstring)."""
 
