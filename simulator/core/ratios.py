@@ -22,6 +22,7 @@ def ratio(num: Any, den: Any, otherwise: float = 0.0) -> np.ndarray:
     """``num / den`` (broadcast) where ``den > 0``, else ``otherwise``: a float array."""
     n = np.asarray(num, dtype=np.float64)
     d = np.asarray(den, dtype=np.float64)
-    out = np.full(np.broadcast_shapes(n.shape, d.shape), otherwise)
+    shape = n.shape if n.shape == d.shape else np.broadcast_shapes(n.shape, d.shape)
+    out = np.full(shape, otherwise)
     np.divide(n, d, out=out, where=d > 0)
     return out
