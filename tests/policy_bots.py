@@ -144,6 +144,13 @@ class BadStepBot(BaseBot):
         return self.act(observation)
 
 
+class BadRowStepBot(BadRowsBot):
+    """States its action with a row that sums to 0.9 (on the flop and after)."""
+
+    def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
+        return self.policy(observation, [observation.hole_cards]), self.act(observation)
+
+
 class LearningCaller(BaseBot):
     """Calls until it has seen ``learn_after`` hands, then folds to every bet; its policy says
     so. ``freeze()`` stops its counting (the frozen bot keeps calling). It records the order of

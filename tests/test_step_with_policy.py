@@ -126,3 +126,10 @@ def test_a_step_that_is_not_a_pair_is_a_fault(tmp_path: Path) -> None:
                                               "Action, not a pair"):
         run_tournament(_config(tmp_path, "tests.policy_bots:BadStepBot"),
                        progress=False, inline=True)
+
+
+def test_a_step_with_an_illegal_row_is_a_fault_naming_the_call(tmp_path: Path) -> None:
+    with pytest.raises(TournamentError, match="bot 's'.*step_with_policy\\(\\): policy: "
+                                              "row 0 sums to 0.9"):
+        run_tournament(_config(tmp_path, "tests.policy_bots:BadRowStepBot"),
+                       progress=False, inline=True)

@@ -281,7 +281,8 @@ class PolicyAsker:
         bot = self._bots[seat]
         if not self._steps[seat]:
             return _ask(self._guard, bot, observation, self._faults)
-        answer, problem = self._guard.call(seat, "act()", bot.step_with_policy,  # type: ignore[attr-defined]
+        what = "step_with_policy()"
+        answer, problem = self._guard.call(seat, what, bot.step_with_policy,  # type: ignore[attr-defined]
                                            observation)
         action: Action | None = None
         if problem is None:
@@ -290,7 +291,9 @@ class PolicyAsker:
                 if problem is None:
                     action, problem = _own_action(answer[1])
             else:
-                problem = f"step_with_policy(): returned {type(answer).__name__}, not a pair"
+                problem = f"returned {type(answer).__name__}, not a pair"
+            if problem is not None:  # the checks name the call they usually check
+                problem = f"{what}: {problem.removeprefix('act(): ').removeprefix('policy(): ')}"
         if problem is not None:
             self._guard.fault(seat, f"{problem}; legal: {observation.legal}", self._faults)
             return None
