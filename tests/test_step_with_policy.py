@@ -133,3 +133,29 @@ def test_a_step_with_an_illegal_row_is_a_fault_naming_the_call(tmp_path: Path) -
                                               "row 0 sums to 0.9"):
         run_tournament(_config(tmp_path, "tests.policy_bots:BadRowStepBot"),
                        progress=False, inline=True)
+
+
+class _PlaysEveryOtherDecision:
+    """An overseer that plays seat 0's odd decisions itself (a call) and notes, after each
+    action, whether a row came with it."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.seen: list[tuple[bool, bool]] = []  # (overseer played, a row came with it)
+
+    def before(self, seat: int, state: Any, ask: Any) -> Action | None:
+        if seat != 0:
+            return None
+        self.count += 1
+        return Action.call() if self.count % 2 else None
+
+    def after(self, seat: int, state: Any, record: Any, forced: bool, ask: Any) -> None:
+        if seat == 0:
+            self.seen.append((self.count % 2 == 1, ask.drawn_from() is not None))
+
+
+def test_no_row_is_stated_for_an_action_the_overseer_played() -> None:
+    overseer = _PlaysEveryOtherDecision()
+    list(play_match(LIMIT, [STEPPING["mc"](1), _rival()], 12, seed=3, overseer=overseer))
+    assert {played for played, _ in overseer.seen} == {True, False}
+    assert all(stated == (not played) for played, stated in overseer.seen)

@@ -152,6 +152,13 @@ class AivatRecorder:
         policy's rows is the holding the seat holds."""
         self._pending = self._note(state, policy, row_index)
 
+    def take(self) -> np.ndarray:
+        """The corrections of the hand just played, per seat in chips (zeros when none), and
+        a clean slate for the next."""
+        out, self._terms = self._terms, np.zeros(len(self._terms))
+        self._pending = None
+        return out
+
     # --- inside ----------------------------------------------------------------------------
 
     def _note(self, state: HandState, policy: Policy | None, row_index: int) -> _Noted:
@@ -164,13 +171,6 @@ class AivatRecorder:
             raise AivatError(f"AIVAT: the value function failed at {where}: "
                              f"{type(exc).__name__}: {exc}") from exc
         return _Noted(node, where, policy, row_index)
-
-    def take(self) -> np.ndarray:
-        """The corrections of the hand just played, per seat in chips (zeros when none), and
-        a clean slate for the next."""
-        out, self._terms = self._terms, np.zeros(len(self._terms))
-        self._pending = None
-        return out
 
     def _hand_values(self, state: HandState) -> HandValues:
         if state.hand_number != self._hand:

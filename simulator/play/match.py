@@ -460,6 +460,7 @@ def play_hand(game: GameConfig, bots: Sequence[Bot], stacks: Sequence[int], butt
         if own is not None:
             state.apply(own)  # the caller's action: an illegal one is its error, raised
             applied = True
+            asker._drawn = None  # no bot drew this action
         else:
             obs = state.observation(seat, seat_games[seat])
             action = (_ask(guard, bots[seat], obs, faults) if overseer is None
