@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 import pytest
+from policy_rivals import RIVALS, random_opponents
 from policy_support import (
     consistent_with_act,
     independent_of_real_cards,
@@ -14,33 +13,15 @@ from policy_support import (
     recorded_decisions,
 )
 
-from agent.rivals.exploiter import ExploiterBot
-from agent.rivals.loki import LokiBot
-from agent.rivals.maniac import ManiacBot
-from agent.rivals.mc import MonteCarloBot
-from agent.rivals.rock import RockBot
 from simulator import GameConfig, PolicyBot, PolicyError
-from simulator.play.baseline import RandomBot
 
 LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=400)
 NOLIMIT = GameConfig(variant="nolimit", blinds=(1, 2), stack=200)
 
-RIVALS: dict[str, Callable[[int], PolicyBot]] = {
-    "mc": lambda s: MonteCarloBot(seed=s),
-    "rock": lambda s: RockBot(seed=s),
-    "maniac": lambda s: ManiacBot(seed=s),
-    "exploiter": lambda s: ExploiterBot(seed=s),
-    "loki": lambda s: LokiBot(seed=s),
-}
-
-
-def _rivals(seats: int) -> list:
-    return [RandomBot(fold=0.1, call=0.5, raise_=0.4, seed=s) for s in range(seats - 1)]
-
 
 @pytest.mark.parametrize("name", sorted(RIVALS))
 def test_rows_are_well_formed_and_bad_holdings_refused(name: str) -> None:
-    rec = recorded_decisions(RIVALS[name], _rivals(2), LIMIT, 6, seed=1)
+    rec = recorded_decisions(RIVALS[name], random_opponents(2), LIMIT, 6, seed=1)
     assert isinstance(rec.bot, PolicyBot)
     for _, obs in rec.decisions:
         rows = rec.bot.policy(obs, live_holdings(obs))
@@ -56,18 +37,18 @@ def test_rows_are_well_formed_and_bad_holdings_refused(name: str) -> None:
 @pytest.mark.parametrize(("game", "seats", "hands"), [(LIMIT, 2, 20), (NOLIMIT, 3, 10)],
                          ids=["limit-heads-up", "nolimit-3"])
 def test_asking_changes_nothing(name: str, game: GameConfig, seats: int, hands: int) -> None:
-    assert no_side_effects(RIVALS[name], lambda: _rivals(seats), game, hands, seed=4) >= 5
+    assert no_side_effects(RIVALS[name], lambda: random_opponents(seats), game, hands, seed=4) >= 5
 
 
 @pytest.mark.parametrize("name", sorted(RIVALS))
 def test_rows_do_not_depend_on_the_real_cards(name: str) -> None:
-    rec = recorded_decisions(RIVALS[name], _rivals(2), LIMIT, 12, seed=2)
+    rec = recorded_decisions(RIVALS[name], random_opponents(2), LIMIT, 12, seed=2)
     assert independent_of_real_cards(RIVALS[name], rec) >= 3
 
 
 @pytest.mark.parametrize("name", ["rock", "maniac", "exploiter", "loki"])
 def test_act_draws_from_its_row(name: str) -> None:
-    rec = recorded_decisions(RIVALS[name], _rivals(2), LIMIT, 30, seed=3)
+    rec = recorded_decisions(RIVALS[name], random_opponents(2), LIMIT, 30, seed=3)
     mixed = [i for i, (_, obs) in enumerate(rec.decisions)
              if np.sort(rec.bot.policy(obs, [tuple(obs.hole_cards)]).probabilities[0])[-2]
              > 0.15]

@@ -14,15 +14,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from policy_rivals import RIVALS, random_opponents
 from policy_support import recorded_decisions, replayed
 
 from agent.heuristic import HeuristicAgent
 from agent.rivals.cfr import CfrBot
-from agent.rivals.exploiter import ExploiterBot
-from agent.rivals.loki import LokiBot
-from agent.rivals.maniac import ManiacBot
-from agent.rivals.mc import MonteCarloBot
-from agent.rivals.rock import RockBot
 from simulator import Action, BaseBot, GameConfig, Observation, Policy, StepWithPolicyBot
 from simulator.arena.aivat import AivatRecorder
 from simulator.arena.config import parse_config
@@ -35,18 +31,14 @@ from simulator.play.protocol import BotContext, PolicyBot
 LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=200)
 
 STEPPING: dict[str, Callable[[int], Any]] = {
+    **RIVALS,
     "heuristic": lambda s: HeuristicAgent(seed=s),
-    "loki": lambda s: LokiBot(seed=s),
-    "exploiter": lambda s: ExploiterBot(seed=s),
-    "mc": lambda s: MonteCarloBot(seed=s),
-    "rock": lambda s: RockBot(seed=s),
-    "maniac": lambda s: ManiacBot(seed=s),
     "cfr": lambda s: CfrBot(seed=s),
 }
 
 
 def _rival() -> RandomBot:
-    return RandomBot(fold=0.1, call=0.5, raise_=0.4, seed=9)
+    return random_opponents(2)[0]
 
 
 @pytest.mark.parametrize("name", sorted(STEPPING))
