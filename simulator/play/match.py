@@ -257,7 +257,7 @@ class PolicyAsker:
 
     def __init__(self, guard: _Guard, bots: Sequence[Bot], faults: list[BotFault]) -> None:
         self._guard, self._bots, self._faults = guard, bots, faults
-        self._steps = [isinstance(b, StepWithPolicyBot) for b in bots]
+        self._steps: dict[int, bool] = {}  # per seat, on first question (isinstance is slow)
         self._drawn: Policy | None = None
 
     def has_policy(self, seat: int) -> bool:
@@ -267,7 +267,10 @@ class PolicyAsker:
     def states_row(self, seat: int) -> bool:
         """Whether the seat's action comes with the row it was drawn from
         (:meth:`drawn_from`), so that an overseer need not ask for it."""
-        return self._steps[seat]
+        found = self._steps.get(seat)
+        if found is None:
+            found = self._steps[seat] = isinstance(self._bots[seat], StepWithPolicyBot)
+        return found
 
     def drawn_from(self) -> Policy | None:
         """The one-row policy the last action was drawn from, when its bot stated it
@@ -279,25 +282,18 @@ class PolicyAsker:
         ``step_with_policy`` where the bot has it; its row is then :meth:`drawn_from`."""
         self._drawn = None
         bot = self._bots[seat]
-        if not self._steps[seat]:
+        if not self.states_row(seat):
             return _ask(self._guard, bot, observation, self._faults)
         what = "step_with_policy()"
         answer, problem = self._guard.call(seat, what, bot.step_with_policy,  # type: ignore[attr-defined]
                                            observation)
-        action: Action | None = None
+        policy, action = None, None
         if problem is None:
-            if isinstance(answer, tuple) and len(answer) == 2:
-                problem = _policy_problem(answer[0], observation, 1)
-                if problem is None:
-                    action, problem = _own_action(answer[1])
-            else:
-                problem = f"returned {type(answer).__name__}, not a pair"
-            if problem is not None:  # the checks name the call they usually check
-                problem = f"{what}: {problem.removeprefix('act(): ').removeprefix('policy(): ')}"
+            policy, action, problem = _stated(answer, observation, what)
         if problem is not None:
             self._guard.fault(seat, f"{problem}; legal: {observation.legal}", self._faults)
             return None
-        self._drawn = answer[0]
+        self._drawn = policy
         return action
 
     def __call__(self, seat: int, observation: Observation,
@@ -326,16 +322,32 @@ class PolicyAsker:
         self._guard.fault(seat, problem, self._faults)
 
 
-def _policy_problem(policy: object, observation: Observation, rows: int) -> str | None:
+def _policy_problem(policy: object, observation: Observation, rows: int,
+                    what: str = "policy()") -> str | None:
+    """Why the answer of call ``what`` is not a policy of ``rows`` rows at ``observation``
+    (None when it is)."""
     if not isinstance(policy, Policy):
-        return f"policy(): returned {type(policy).__name__}, not a Policy"
+        return f"{what}: returned {type(policy).__name__}, not a Policy"
     if policy.holdings != rows:
-        return f"policy(): {policy.holdings} rows for {rows} holdings"
+        return f"{what}: {policy.holdings} rows for {rows} holdings"
     try:
         policy.check(observation.legal)
     except PolicyError as exc:
-        return f"policy(): {exc}"
+        return f"{what}: {exc}"
     return None
+
+
+def _stated(answer: object, observation: Observation, what: str
+            ) -> tuple[Policy | None, Action | None, str | None]:
+    """A step's answer checked: its one-row policy and its action, or why it is a fault."""
+    if not (isinstance(answer, tuple) and len(answer) == 2):
+        return None, None, f"{what}: returned {type(answer).__name__}, not a pair"
+    policy, action = answer
+    problem = _policy_problem(policy, observation, 1, what)
+    if problem is not None:
+        return None, None, problem
+    own, problem = _own_action(action, what)
+    return policy, own, problem
 
 
 class Overseer(Protocol):
@@ -369,19 +381,19 @@ def _ask(guard: _Guard, bot: Bot, obs: Observation, faults: list[BotFault]) -> A
     return action  # its legality is checked once, by the state that applies it
 
 
-def _own_action(action: object) -> tuple[Action | None, str | None]:
+def _own_action(action: object, what: str = "act()") -> tuple[Action | None, str | None]:
     """The engine's own copy of a returned action, read once: a subclass whose fields change
     between reads (properties) cannot pass the legality check with one amount and be
     applied with another, and an amount that is not an integer is refused."""
     if type(action) is Action and (action.amount is None or type(action.amount) is int):
         return action, None  # the common case: a plain, frozen record
     if not isinstance(action, Action):
-        return None, f"act(): returned {action!r}, not an Action"
+        return None, f"{what}: returned {action!r}, not an Action"
     kind, amount = action.kind, action.amount
     if not isinstance(kind, ActionKind):
-        return None, f"act(): returned an Action of kind {kind!r}, not an ActionKind"
+        return None, f"{what}: returned an Action of kind {kind!r}, not an ActionKind"
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, Integral)):
-        return None, f"act(): returned an amount of {amount!r}, not an integer"
+        return None, f"{what}: returned an amount of {amount!r}, not an integer"
     return Action(kind, None if amount is None else int(amount)), None
 
 
