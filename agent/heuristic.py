@@ -205,12 +205,17 @@ class HeuristicAgent(BaseBot):
 
     def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
         """The decision for our own holding: its row, and the action drawn from it."""
+        rows, action = self._decide(observation)
+        return Policy(tuple(rows.actions), rows.probabilities), action
+
+    def act(self, observation: Observation) -> Action:
+        return self._decide(observation)[1]
+
+    def _decide(self, observation: Observation) -> tuple[Rows, Action]:
+        """Our own holding's rows and the action drawn from them (traced when asked)."""
         hole = observation.hole_cards
         rows = self.rows(observation, np.array([HOLDING_INDEX[hole[0], hole[1]]]))
         action = rows.actions[draw_index(rows.probabilities[0], self.rng)]
         if self._tracer is not None and self.context is not None:
             self._tracer.write(decision_record(self.context, observation, rows, action))
-        return Policy(tuple(rows.actions), rows.probabilities), action
-
-    def act(self, observation: Observation) -> Action:
-        return self.step_with_policy(observation)[1]
+        return rows, action

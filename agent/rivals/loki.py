@@ -88,7 +88,7 @@ from agent.modeller import ModellerParams, OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.preflop.expert import PreflopExpert
 from agent.preflop.params import DEFAULT_PARAMS_FILE, load_preflop_params
-from agent.preflop_policy import preflop_rows
+from agent.preflop_policy import PreflopRows, preflop_rows
 from agent.rivals.betting import bet_or_raise, check_or_fold, pot_odds, pot_raise_to
 from agent.rivals.params import LokiParams, RivalParamsError, validated
 from agent.selector import draw_index
@@ -374,16 +374,20 @@ class LokiBot(BaseBot):
 
     def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
         """The decision for our own holding: its row, and the action drawn from it."""
+        rows, action = self._played(observation)
+        return Policy(rows.actions, rows.probabilities), action
+
+    def act(self, observation: Observation) -> Action:
+        return self._played(observation)[1]
+
+    def _played(self, observation: Observation) -> tuple[PreflopRows | LokiRows, Action]:
+        """Our own holding's rows and the action drawn from them."""
         if observation.street is Street.PREFLOP:
             path = self.modeller.path_at(observation.history, observation.board)
             pre = preflop_rows(observation, path, self.expert, NO_DEFENCE, self._own(observation))
-            action = pre.actions[draw_index(pre.probabilities[0], self.rng)]
-            return Policy(pre.actions, pre.probabilities), action
+            return pre, pre.actions[draw_index(pre.probabilities[0], self.rng)]
         rows, decision = self._decide(observation)
-        return Policy(rows.actions, rows.probabilities), decision.action
-
-    def act(self, observation: Observation) -> Action:
-        return self.step_with_policy(observation)[1]
+        return rows, decision.action
 
     def decide(self, obs: Observation) -> LokiDecision:
         """The post-flop decision for ``obs`` (draws one number from the generator)."""
