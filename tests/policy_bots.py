@@ -123,11 +123,17 @@ class LiarBot(BaseBot):
         return Policy((Action.call(),), np.ones((n, 1)))
 
 
-class SteppingLiarBot(LiarBot):
-    """The liar, stating with each action a row that gives that action no chance."""
+class _Stepping:
+    """``step_with_policy`` as the bot's ``policy`` for its holding beside its ``act``,
+    whatever the two say (the faulty bots below)."""
 
     def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
-        return self.policy(observation, [observation.hole_cards]), self.act(observation)
+        return (self.policy(observation, [observation.hole_cards]),  # type: ignore[attr-defined]
+                self.act(observation))  # type: ignore[attr-defined]
+
+
+class SteppingLiarBot(_Stepping, LiarBot):
+    """The liar, stating with each action a row that gives that action no chance."""
 
 
 class BadStepBot(BaseBot):
@@ -144,11 +150,8 @@ class BadStepBot(BaseBot):
         return self.act(observation)
 
 
-class BadRowStepBot(BadRowsBot):
+class BadRowStepBot(_Stepping, BadRowsBot):
     """States its action with a row that sums to 0.9 (on the flop and after)."""
-
-    def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
-        return self.policy(observation, [observation.hole_cards]), self.act(observation)
 
 
 class LearningCaller(BaseBot):

@@ -108,6 +108,9 @@ def _config(tmp_path: Path, bot: str) -> Any:
 
 
 def test_a_stated_row_that_gives_the_action_no_chance_is_a_fault(tmp_path: Path) -> None:
+    from policy_bots import SteppingLiarBot
+
+    assert isinstance(SteppingLiarBot(), StepWithPolicyBot)  # the row comes with the action
     with pytest.raises(TournamentError, match="bot 's'.*probability 0"):
         run_tournament(_config(tmp_path, "tests.policy_bots:SteppingLiarBot"),
                        progress=False, inline=True)
