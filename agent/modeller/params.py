@@ -85,7 +85,7 @@ class ModellerParams(BaseModel):
     prior_observations: Whole = 20
     default_frequencies: tuple[Frequencies, Frequencies, Frequencies] = TABLE_B2
     raised_back_frequencies: Frequencies = RAISED_BACK_FREQUENCIES
-    pool_streets: bool = False
+    pool_streets: bool = True
     reweighting: Literal["threshold", "triple"] = "threshold"
     sigma_preflop: Spread = 330.0
     sigma_postflop: Spread = 0.2

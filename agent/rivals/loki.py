@@ -294,7 +294,7 @@ LOKI_MODELLER = ModellerParams(
     min_matches=20, size_edges=(0.4, 0.8, 1.5), max_nodes=1_000_000, prune_to=0.8,
     prior_observations=20,
     default_frequencies=((0.0, 0.5, 0.5), (0.5, 0.3, 0.2), (0.7, 0.2, 0.1)),
-    raised_back_frequencies=(0.1, 0.6, 0.3), reweighting="threshold",
+    raised_back_frequencies=(0.1, 0.6, 0.3), pool_streets=False, reweighting="threshold",
     sigma_preflop=330.0, sigma_postflop=0.2, preflop_skip_percentile=5.0, weight_floor=0.01,
     triple_spread_preflop=165.0, triple_spread_postflop=0.1)
 """Loki's opponent modeller, every value written here so that a change to the agent's
