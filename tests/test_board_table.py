@@ -146,3 +146,17 @@ def test_every_row_on_random_boards_equals_the_evaluator(seed: int) -> None:
     if t.cards_to_come:
         runouts, ranks = t.future(1)
         assert np.array_equal(ranks, evaluated_rows(board, runouts))
+
+
+def test_rows_in_any_order_and_card_order_rank_alike() -> None:
+    # The kernel shares one pair table among rows whose runout cards have the same ranks;
+    # rows given shuffled, with their cards reversed, must come out as the same rows.
+    from simulator.core.board_ranks import HOLD_A, HOLD_B, rank_rows, runouts
+
+    board = parse_cards("2h7hKd")
+    rows = runouts(tuple(board), 2)
+    order = np.random.default_rng(7).permutation(len(rows))
+    mixed = np.ascontiguousarray(rows[order][:, ::-1])
+    out = np.empty((len(rows), NUM_HOLDINGS), dtype=np.int16)
+    rank_rows(np.array(board, dtype=np.int64), mixed, HOLD_A, HOLD_B, out)
+    assert np.array_equal(out, evaluated_rows(board, rows)[order])

@@ -47,11 +47,24 @@ def rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
     Without a flush only the ranks of the cards matter, so each row ranks the 91 pairs of
     hole-card ranks once and the holdings look theirs up; only a holding that makes a flush
     (five of a suit: the board holds three or more of it) is ranked on its own. The sums are
-    ``rank_summary``'s, so the ranks are the evaluator's exactly.
+    ``rank_summary``'s, so the ranks are the evaluator's exactly. Rows whose extra cards have
+    the same ranks share that table (13 or 91 distinct rank sets instead of 49 or 1176 rows),
+    so each is built once per call.
     """
     k = board.shape[0]
     m = runouts.shape[1]
     total = k + m + 2
+    keys = 13 ** m if m <= 2 else 0  # one table per sequence of runout ranks
+    tables = np.empty((max(keys, 1), 13, 13), dtype=np.int64)  # unset entries: dead ranks
+    built = np.zeros(max(keys, 1), dtype=np.bool_)
+    n_hold = hold_a.shape[0]
+    masks = np.empty(n_hold, dtype=np.int64)
+    ranks_a = np.empty(n_hold, dtype=np.int64)
+    ranks_b = np.empty(n_hold, dtype=np.int64)
+    for h in range(n_hold):
+        masks[h] = (np.int64(1) << np.int64(hold_a[h])) | (np.int64(1) << np.int64(hold_b[h]))
+        ranks_a[h] = hold_a[h] >> 2
+        ranks_b[h] = hold_b[h] >> 2
     board_mask = np.int64(0)
     b_cnt, b_sc, b_sm = np.int64(0), np.int64(0), np.int64(0)
     for j in range(k):
@@ -60,7 +73,6 @@ def rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
         b_cnt += np.int64(1) << (3 * (c >> 2))
         b_sc += np.int64(1) << (4 * (c & 3))
         b_sm |= np.int64(1) << (16 * (c & 3) + (c >> 2))
-    pair = np.zeros((13, 13), dtype=np.int64)
     for r in range(runouts.shape[0]):
         dead, cnt, sc, sm = board_mask, b_cnt, b_sc, b_sm
         for j in range(m):
@@ -69,19 +81,33 @@ def rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
             cnt += np.int64(1) << (3 * (c >> 2))
             sc += np.int64(1) << (4 * (c & 3))
             sm |= np.int64(1) << (16 * (c & 3) + (c >> 2))
-        for lo in range(13):
-            for hi in range(lo, 13):
-                both = (np.int64(1) << (3 * lo)) + (np.int64(1) << (3 * hi))
-                # a rank already four times on the board: every such holding is dead
-                if ((cnt >> (3 * lo)) & 7) + (2 if lo == hi else 1) <= 4 and (
-                        (cnt >> (3 * hi)) & 7) < 4:
-                    pair[lo, hi] = rank_summary(cnt + both, np.int64(0), np.int64(0), total)
-        for h in range(hold_a.shape[0]):
-            a = np.int64(hold_a[h])
-            b = np.int64(hold_b[h])
-            if (dead >> a) & 1 or (dead >> b) & 1:
+        key = 0
+        for j in range(m):
+            key = key * 13 + (runouts[r, j] >> 2)
+        if keys and built[key]:
+            pair = tables[key]
+        else:
+            pair = tables[key] if keys else tables[0]
+            for lo in range(13):
+                for hi in range(lo, 13):
+                    both = (np.int64(1) << (3 * lo)) + (np.int64(1) << (3 * hi))
+                    # a rank already four times on the board: every such holding is dead
+                    if ((cnt >> (3 * lo)) & 7) + (2 if lo == hi else 1) <= 4 and (
+                            (cnt >> (3 * hi)) & 7) < 4:
+                        pair[lo, hi] = rank_summary(cnt + both, np.int64(0), np.int64(0),
+                                                    total)
+            if keys:
+                built[key] = True
+        flushes = (sc + 0x5555) & 0x8888  # three of a suit: two hole cards can make five
+        for h in range(n_hold):
+            if dead & masks[h]:
                 out[r, h] = 0
                 continue
+            if not flushes:
+                out[r, h] = pair[ranks_a[h], ranks_b[h]]
+                continue
+            a = np.int64(hold_a[h])
+            b = np.int64(hold_b[h])
             h_sc = sc + (np.int64(1) << (4 * (a & 3))) + (np.int64(1) << (4 * (b & 3)))
             if (h_sc + 0x3333) & 0x8888:  # five of a suit
                 h_cnt = cnt + (np.int64(1) << (3 * (a >> 2))) + (np.int64(1) << (3 * (b >> 2)))
@@ -92,8 +118,15 @@ def rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
                 out[r, h] = pair[a >> 2, b >> 2]
 
 
+_PAIRS = np.stack([HOLD_A, HOLD_B], axis=1)  # every two cards, in combinations' order
+
+
 def runouts(board: tuple[int, ...], n_cards: int) -> np.ndarray:
     """Every set of ``n_cards`` unseen cards, in increasing order: shape (n, n_cards)."""
+    if n_cards == 2:  # the holdings' list is already every pair in that order
+        dead = np.zeros(NUM_CARDS, dtype=np.bool_)
+        dead[list(board)] = True
+        return _PAIRS[~(dead[HOLD_A] | dead[HOLD_B])]
     live = [c for c in range(NUM_CARDS) if c not in board]
     return np.array(list(itertools.combinations(live, n_cards)), dtype=np.int64).reshape(
         -1, n_cards)
