@@ -232,5 +232,6 @@ def test_a_value_function_that_raises_stops_the_run_with_a_clear_line(
 
 def test_act_that_disagrees_with_its_policy_is_a_fault(tmp_path: Path) -> None:
     seats = [{"name": "liar", "bot": "tests.policy_bots:LiarBot"}, {"name": "c", "bot": "call"}]
-    with pytest.raises(TournamentError, match="bot 'liar'.*probability 0"):
+    with pytest.raises(TournamentError, match="bot 'liar'.*probability 0 \\(at hand [0-9]+, "
+                                              "seat [01]'s [a-z]+ decision after '"):
         run_tournament(_config(tmp_path, seats), progress=False, inline=True)

@@ -36,7 +36,8 @@ from simulator.arena.values import DEFAULT_SAMPLES, HandValues
 from simulator.core.actions import Action, ActionKind, ActionRecord
 from simulator.core.errors import HoldemError
 from simulator.core.state import HandState
-from simulator.play.match import PolicyAsker, describe_decision
+from simulator.core.streets import Street
+from simulator.play.match import PolicyAsker, describe_decision, describe_moves
 from simulator.play.protocol import Policy, PolicyEntry, RaiseRange
 
 
@@ -85,9 +86,17 @@ class _Noted:
     of the holding it holds (None until the action brings it, :meth:`PolicyAsker.drawn_from`)."""
 
     node: Node
-    where: str
+    hand_number: int
+    street: Street
+    history: tuple[ActionRecord, ...]
     policy: Policy | None = None
     row_index: int = 0
+
+    @property
+    def where(self) -> str:
+        """The decision in words, for a message (built only when one is needed)."""
+        return f"hand {self.hand_number}, " + describe_moves(
+            self.node.seat, self.street, self.history)
 
 
 class AivatRecorder:
@@ -164,13 +173,13 @@ class AivatRecorder:
     def _note(self, state: HandState, policy: Policy | None, row_index: int) -> _Noted:
         seat = state.actor
         assert seat is not None
-        where = f"hand {state.hand_number}, {describe_decision(state.observation(seat))}"
         try:
             node = Node.of(state, self._hand_values(state))
         except Exception as exc:  # the value function's own failure: say so, stop the run
+            where = f"hand {state.hand_number}, {describe_decision(state.observation(seat))}"
             raise AivatError(f"AIVAT: the value function failed at {where}: "
                              f"{type(exc).__name__}: {exc}") from exc
-        return _Noted(node, where, policy, row_index)
+        return _Noted(node, state.hand_number, state.street, state.history, policy, row_index)
 
     def _hand_values(self, state: HandState) -> HandValues:
         if state.hand_number != self._hand:

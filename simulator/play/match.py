@@ -44,6 +44,7 @@ from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.records import BotFault, HandHistory, HandResult
 from simulator.core.state import HandState
+from simulator.core.streets import Street
 from simulator.play.protocol import (
     BaseBot,
     Bot,
@@ -56,6 +57,7 @@ from simulator.play.protocol import (
 
 __all__ = ["BotError", "CallMonitor", "Deal", "deal_cards", "HandHistory", "BotFault",
            "HandResult", "Overseer", "PolicyAsker", "build_bots", "describe_decision",
+           "describe_moves",
            "play_match", "play_hand", "next_button"]
 
 
@@ -240,12 +242,17 @@ def describe_decision(observation: Observation) -> str:
     >>> describe_decision(obs)
     "seat 1's flop decision after 'r4 c / '"
     """
-    streets: list[list[str]] = [[] for _ in range(int(observation.street) + 1)]
-    for r in observation.history:
+    return describe_moves(observation.seat, observation.street, observation.history)
+
+
+def describe_moves(seat: int, street: Street, history: Sequence[ActionRecord]) -> str:
+    """:func:`describe_decision` from its parts, for a caller that holds no observation."""
+    streets: list[list[str]] = [[] for _ in range(int(street) + 1)]
+    for r in history:
         verb = {ActionKind.FOLD: "f", ActionKind.CALL: "c"}.get(r.kind, f"r{r.amount}")
         streets[int(r.street)].append(verb)
     text = " / ".join(" ".join(moves) for moves in streets)
-    return f"seat {observation.seat}'s {observation.street.label} decision after {text!r}"
+    return f"seat {seat}'s {street.label} decision after {text!r}"
 
 
 class PolicyAsker:
@@ -307,12 +314,12 @@ class PolicyAsker:
         bot = self._bots[seat]
         if not isinstance(bot, PolicyBot):
             raise TypeError(f"seat {seat}'s bot {type(bot).__name__} states no policy")
-        where = decision if decision is not None else describe_decision(observation)
         policy, problem = self._guard.call(seat, "policy()", bot.policy, observation,
                                            holdings)
         if problem is None:
             problem = _policy_problem(policy, observation, len(holdings))
         if problem is not None:
+            where = decision if decision is not None else describe_decision(observation)
             self.fault(seat, f"{problem} (at {where})")
             return None
         return policy
