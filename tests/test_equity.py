@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from simulator.core.cards import HOLDINGS, parse_cards, parse_holding
@@ -91,6 +91,7 @@ def test_preflop_against_a_range_is_the_weighted_table() -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**32 - 1))
+@example(830585)  # a river where the sweep's running differences left -2e-19
 def test_equity_is_a_share(seed: int) -> None:
     rng = np.random.default_rng(seed)
     deck = rng.permutation(52)

@@ -328,8 +328,14 @@ def equities(board: Sequence[int], weights: np.ndarray | Sequence[float] | None 
     share = np.zeros(NUM_HOLDINGS)
     mass = np.zeros(NUM_HOLDINGS)
     _every(fin, ranks.river_orders(), live_w, HOLD_A, HOLD_B, share, mass)
-    out = np.minimum(ratio(share, np.where(ranks.ranks > 0, mass, 0.0), np.nan), 1.0)
-    return out[asked]
+    return _shares(share, mass, ranks.ranks > 0)[asked]
+
+
+def _shares(share: np.ndarray, mass: np.ndarray, live: np.ndarray) -> np.ndarray:
+    """Each holding's won share over its opponents' mass, NaN where it is dead or meets no
+    one. The sweeps subtract running sums, which can leave -1e-19 where nothing is won (or
+    1 + 1e-16 where everything is): a share is clipped into [0, 1]."""
+    return np.clip(ratio(share, np.where(live, mass, 0.0), np.nan), 0.0, 1.0)
 
 
 def multiway_equities(board: Sequence[int],
@@ -361,8 +367,7 @@ def multiway_equities(board: Sequence[int],
     share = np.zeros(NUM_HOLDINGS)
     mass = np.zeros(NUM_HOLDINGS)
     _multi_every(fin, ranks.river_orders(), w, HOLD_A, HOLD_B, share, mass)
-    out = np.minimum(ratio(share, np.where(ranks.ranks > 0, mass, 0.0), np.nan), 1.0)
-    return out[asked]
+    return _shares(share, mass, ranks.ranks > 0)[asked]
 
 
 def equity(hole: Sequence[int], board: Sequence[int],
