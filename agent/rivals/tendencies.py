@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from agent.modeller.params import RAISED_BACK_FREQUENCIES, TABLE_B2
@@ -54,6 +55,7 @@ BINS = 5  # the v scale in fifths: enough resolution, and data for each within a
 HIST_BINS = 50  # the resolution of the ranges' value histograms that place the thresholds
 _CENTERS = (np.arange(HIST_BINS) + 0.5) / HIST_BINS
 _FLOOR = 0.01  # no hand is ever ruled out (Papp's floor on re-weighted weights)
+_GOES_ON = -1  # the likelihood of not folding, whatever the move
 
 
 def phase_of(street: Street | int) -> int:
@@ -114,7 +116,7 @@ def read_moves(betting: Betting, cap: int | None = None) -> list[Step]:
     return steps
 
 
-def ramp(v: np.ndarray, mu: float, sigma: float) -> np.ndarray:
+def ramp(v: np.ndarray, mu: float | np.ndarray, sigma: float) -> np.ndarray:
     """Papp's threshold factor: 0 below ``mu - sigma``, 1 above ``mu + sigma``, linear
     between (the worked test vector: mu .6, sigma .2).
 
@@ -138,8 +140,12 @@ def value_histogram(v: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 def ramp_threshold(hist: np.ndarray, share: float, sigma: float) -> float:
     """The ``mu`` at which ``ramp(v, mu, sigma)`` averages ``share`` over a histogram of
-    hand values (bisection: the average falls as ``mu`` rises). With a share near 1 the
+    hand values: the lowest such ``mu`` in ``[-sigma, 1 + sigma]``. With a share near 1 the
     threshold goes below 0, so that even the weakest hands take the action, as they do.
+
+    The average is piecewise linear in ``mu`` and falls as ``mu`` rises, with its kinks
+    where a bin's ramp starts or ends (``center -+ sigma``); the root is read off the one
+    segment that crosses ``share``, exactly.
 
     >>> round(ramp_threshold(np.ones(HIST_BINS), 0.3, 0.1), 3)
     0.7
@@ -147,14 +153,18 @@ def ramp_threshold(hist: np.ndarray, share: float, sigma: float) -> float:
     True
     """
     weights = hist / hist.sum()
-    low, high = -sigma, 1.0 + sigma
-    for _ in range(40):
-        mid = (low + high) / 2
-        if float(weights @ ramp(_CENTERS, mid, sigma)) > share:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
+    kinks = np.unique(np.clip(np.concatenate(
+        [[-sigma, 1.0 + sigma], _CENTERS - sigma, _CENTERS + sigma]), -sigma, 1.0 + sigma))
+    mean = weights @ ramp(_CENTERS[:, None], kinks[None, :], sigma)
+    # a plateau's 0 or 1 exactly, as rounding at the kinks may leave 1e-17 off it
+    mean[mean < 1e-12], mean[mean > 1.0 - 1e-12] = 0.0, 1.0
+    k = int(np.argmax(mean <= share)) if mean[-1] <= share else len(kinks) - 1
+    if k == 0:
+        return float(kinks[0])
+    above, below = float(mean[k - 1]), float(mean[k])
+    if above == below:
+        return float(kinks[k])
+    return float(kinks[k - 1] + (above - share) / (above - below) * (kinks[k] - kinks[k - 1]))
 
 
 class Tendencies:
@@ -232,44 +242,65 @@ class Tendencies:
                                                ramp_threshold(held, aggr, sigma))
         return self._thresholds[phase, facing]
 
-    def _model(self, phase: int, facing: int, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The threshold model: P(not fold | v) and the share of raises among the rest."""
-        fold_below, raise_above = self.thresholds(phase, facing)
-        sigma = self.sigma[phase]
-        stays = ramp(v, fold_below, sigma) if facing != FREE else np.ones_like(v)
-        raises = ramp(v, raise_above, sigma)
-        share = np.divide(raises, stays, out=np.zeros_like(v), where=stays > 0)
-        return stays, np.minimum(share, 1.0)
-
-    def _shift(self, phase: int, facing: int, bins: np.ndarray, stays: np.ndarray,
-               share: np.ndarray, w: np.ndarray) -> np.ndarray:
-        """Per bin of ``v``: how far the shown hands move the model's share of raises."""
-        mass = np.bincount(bins, w * stays, BINS)
-        model = np.bincount(bins, w * stays * share, BINS) / np.maximum(mass, 1e-300)
-        seen = self.shown[phase, facing]
-        n = seen.sum(axis=1)
-        posterior = (seen[:, 1] + self.bin_prior * model) / (n + self.bin_prior)
-        return np.where(mass > 0, posterior - model, 0.0)
-
     def goes_on(self, phase: int, facing: int, v: np.ndarray) -> np.ndarray:
         """P(not folding | v): all a call of a capped round tells, floored at 0.01."""
-        stays, _ = self._model(phase, facing, v)
-        return np.maximum(stays, _FLOOR)
+        return self.likelihood(phase, facing, _GOES_ON, v)
 
     def likelihood(self, phase: int, facing: int, move: int, v: np.ndarray,
                    w: np.ndarray | None = None) -> np.ndarray:
         """P(this move | hand value v) for each holding of a range with weights ``w``
         (None: all holdings alike; the weights only set how the shown hands correct the
-        model), floored at 0.01."""
-        w = np.ones_like(v) if w is None else w
-        stays, share = self._model(phase, facing, v)
-        bins = np.minimum((v * BINS).astype(int), BINS - 1)
-        share = np.clip(share + self._shift(phase, facing, bins, stays, share, w)[bins],
-                        0.0, 1.0)
-        if move == FOLD:
-            p = 1.0 - stays
+        model), floored at 0.01.
+
+        The threshold model: it goes on with ``ramp(v, fold_below)`` (always, facing no bet)
+        and raises a share ``ramp(v, raise_above) / ramp(v, fold_below)`` (at most 1) of the
+        hands that go on. The shown hands then move that share per bin of ``v``: towards
+        the shown share of raises, with ``bin_prior`` pseudo-observations at the model's
+        share in the bin (weighted by ``w``).
+        """
+        fold_below, raise_above = self.thresholds(phase, facing)
+        v = np.ascontiguousarray(v, dtype=np.float64)
+        w = np.ones_like(v) if w is None else np.ascontiguousarray(w, dtype=np.float64)
+        out = np.empty_like(v)
+        _likelihood(v, w, fold_below, raise_above, self.sigma[phase], facing == FREE,
+                    self.shown[phase, facing], self.bin_prior, move, out)
+        return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _likelihood(v: np.ndarray, w: np.ndarray, fold_below: float, raise_above: float,
+                sigma: float, free: bool, seen: np.ndarray, bin_prior: float, move: int,
+                out: np.ndarray) -> None:
+    """:meth:`Tendencies.likelihood` for every holding, in one pass (``seen``: the shown
+    hands per bin, passive and aggressive; ``move`` may be ``_GOES_ON``)."""
+    n = v.shape[0]
+    stays = np.empty(n)
+    share = np.empty(n)
+    bins = np.empty(n, dtype=np.int64)
+    mass = np.zeros(BINS)
+    raised = np.zeros(BINS)
+    for i in range(n):
+        s = 1.0 if free else min(max((v[i] - fold_below + sigma) / (2 * sigma), 0.0), 1.0)
+        r = min(max((v[i] - raise_above + sigma) / (2 * sigma), 0.0), 1.0)
+        sh = min(r / s if s > 0 else 0.0, 1.0)
+        b = min(int(v[i] * BINS), BINS - 1)
+        stays[i], share[i], bins[i] = s, sh, b
+        mass[b] += w[i] * s
+        raised[b] += w[i] * s * sh
+    shift = np.zeros(BINS)
+    for b in range(BINS):
+        if mass[b] > 0:
+            model = raised[b] / max(mass[b], 1e-300)
+            posterior = (seen[b, 1] + bin_prior * model) / (seen[b, 0] + seen[b, 1] + bin_prior)
+            shift[b] = posterior - model
+    for i in range(n):
+        sh = min(max(share[i] + shift[bins[i]], 0.0), 1.0)
+        if move == _GOES_ON:
+            p = stays[i]
+        elif move == FOLD:
+            p = 1.0 - stays[i]
         elif move == AGGRESSIVE:
-            p = stays * share
+            p = stays[i] * sh
         else:
-            p = stays * (1.0 - share)
-        return np.maximum(p, _FLOOR)
+            p = stays[i] * (1.0 - sh)
+        out[i] = max(p, _FLOOR)

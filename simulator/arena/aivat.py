@@ -147,12 +147,11 @@ class AivatRecorder:
             ask.fault(seat, f"act() played '{taken}', which its policy() gives probability 0 "
                             f"(at {pending.where}): act must draw from its policy")
             return
-        node, where = pending.node, pending.where
         mean = np.zeros(len(self._terms))
         for entry, p in zip(policy.actions, row, strict=True):
             if p > 0:
-                mean += p * _valued(node, entry, where)
-        self._terms += _valued(node, taken, where) - mean
+                mean += p * _valued(pending, entry)
+        self._terms += _valued(pending, taken) - mean
 
     # --- for callers that hold the row already ---------------------------------------------
 
@@ -193,12 +192,13 @@ class AivatRecorder:
         return self._values[street]
 
 
-def _valued(node: Node, entry: PolicyEntry, where: str) -> np.ndarray:
-    """``node.value(entry)``; a failure is an :class:`AivatError` naming the decision."""
+def _valued(noted: _Noted, entry: PolicyEntry) -> np.ndarray:
+    """The noted decision's ``node.value(entry)``; a failure is an :class:`AivatError`
+    naming the decision (whose words are built only then)."""
     try:
-        return node.value(entry)
+        return noted.node.value(entry)
     except Exception as exc:
-        raise AivatError(f"AIVAT: the value function failed at {where}, valuing '{entry}': "
+        raise AivatError(f"AIVAT: the value function failed at {noted.where}, valuing '{entry}': "
                          f"{type(exc).__name__}: {exc}") from exc
 
 

@@ -148,19 +148,22 @@ def _hash_offsets() -> np.ndarray:
     return offs
 
 
-def _count_vectors(k: int) -> list[tuple[int, ...]]:
-    out: list[tuple[int, ...]] = []
+def _count_vectors(k: int) -> np.ndarray:
+    """Every vector of 13 rank counts (each 0..4) summing to ``k``, one a row, in
+    lexicographic order: a row's position is its hash (:func:`_hashes`)."""
+    rows = np.zeros((1, 0), dtype=np.int64)
+    for r in range(13):
+        room = k - rows.sum(axis=1)
+        grown = [np.column_stack([rows, np.full(len(rows), v)])[room >= v] for v in range(5)]
+        rows = np.concatenate(grown)
+        rows = rows[k - rows.sum(axis=1) <= 4 * (12 - r)]  # the ranks left can hold the rest
+    return rows[np.lexsort(rows.T[::-1])]
 
-    def rec(prefix: tuple[int, ...], rem: int) -> None:
-        if len(prefix) == 13:
-            if rem == 0:
-                out.append(prefix)
-            return
-        for v in range(min(4, rem) + 1):
-            rec(prefix + (v,), rem - v)
 
-    rec((), k)
-    return out
+def _hashes(counts: np.ndarray, offs: np.ndarray) -> np.ndarray:
+    """The hash of each row of rank counts: its position among the vectors of its sum."""
+    left = counts.sum(axis=1, keepdims=True) - np.cumsum(counts, axis=1) + counts
+    return offs[np.arange(13), left, counts].sum(axis=1)
 
 
 class Tables(NamedTuple):
@@ -173,30 +176,28 @@ class Tables(NamedTuple):
 
 
 def _build_tables() -> Tables:
+    """Five cards are ranked by the rules; six or seven by the best of the hands one card
+    fewer (the best five of seven is the best five of the best six), a vectorised step."""
     ranks = _five_card_ranks()
     offs = _hash_offsets()
     flush = np.zeros(1 << 13, dtype=np.int16)
     for mask in range(1 << 13):
         if mask.bit_count() >= 5:
             flush[mask] = ranks[_flush_key(mask)]
-    base = np.zeros(8, dtype=np.int32)
-    blocks: list[np.ndarray] = []
-    for k in (5, 6, 7):
+    blocks = [np.array([ranks[_counts_key(tuple(v))] for v in _count_vectors(5).tolist()],
+                       dtype=np.int16)]
+    for k in (6, 7):
         vectors = _count_vectors(k)
-        base[k] = sum(len(b) for b in blocks)
-        block = np.zeros(len(vectors), dtype=np.int16)
-        for vec in vectors:  # enumerated in lexicographic order, so the hash is the position
-            block[_hash(vec, offs)] = ranks[_counts_key(vec)]
-        blocks.append(block)
+        best = np.full(len(vectors), WORST_RANK + 1, dtype=np.int16)
+        for r in range(13):
+            held = vectors[:, r] > 0
+            fewer = vectors[held].copy()
+            fewer[:, r] -= 1
+            best[held] = np.minimum(best[held], blocks[-1][_hashes(fewer, offs)])
+        blocks.append(best)
+    base = np.zeros(8, dtype=np.int32)
+    base[6], base[7] = len(blocks[0]), len(blocks[0]) + len(blocks[1])
     return Tables(offs, flush, np.concatenate(blocks), base)
-
-
-def _hash(counts: tuple[int, ...], offs: np.ndarray) -> int:
-    h, rem = 0, sum(counts)
-    for r, q in enumerate(counts):
-        h += int(offs[r, rem, q])
-        rem -= q
-    return h
 
 
 TABLES = _build_tables()

@@ -3,7 +3,9 @@
 ``random`` (a seeded fold/call/raise mix), ``call`` (always check/call) and ``raise`` (the
 minimum bet/raise when legal, else check/call). All three state their policy
 (:class:`~simulator.play.protocol.PolicyBot`): none looks at its cards, so every holding gets
-the same row, and a row is exactly the distribution ``act`` draws from.
+the same row, and a row is exactly the distribution ``act`` draws from. They give the row
+with the action too (:class:`~simulator.play.protocol.StepWithPolicyBot`), so AIVAT asks
+them once a decision.
 
 >>> from simulator.core.actions import LegalActions
 >>> from simulator.core.game import GameConfig
@@ -23,7 +25,7 @@ the same row, and a row is exactly the distribution ``act`` draws from.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -42,7 +44,23 @@ def same_row(observation: Observation, holdings: Sequence[tuple[int, int]],
     return Policy(tuple(actions), np.tile(np.asarray(row, dtype=np.float64), (count, 1)))
 
 
-class CallBot(BaseBot):
+class _Baseline(Protocol):
+    def act(self, observation: Observation) -> Action: ...
+
+    def policy(self, observation: Observation,
+               holdings: Sequence[tuple[int, int]]) -> Policy: ...
+
+
+class StatesItsRow:
+    """``step_with_policy`` of a baseline: its row for its own holding, then ``act``. The
+    row takes no draw from the bot's generator, so the draws are ``act``'s alone."""
+
+    def step_with_policy(self: _Baseline, observation: Observation) -> tuple[Policy, Action]:
+        a, b = observation.hole_cards
+        return self.policy(observation, [(int(a), int(b))]), self.act(observation)
+
+
+class CallBot(StatesItsRow, BaseBot):
     """Always checks or calls."""
 
     def act(self, observation: Observation) -> Action:
@@ -52,7 +70,7 @@ class CallBot(BaseBot):
         return same_row(observation, holdings, [Action.call()], [1.0])
 
 
-class RaiseBot(BaseBot):
+class RaiseBot(StatesItsRow, BaseBot):
     """Bets or raises the minimum when it may, else checks or calls."""
 
     def act(self, observation: Observation) -> Action:
@@ -94,7 +112,7 @@ def _first_error(exc: ValidationError) -> str:
     return f"{key}: expected {err['msg'].removeprefix('Input should be ')}, got {err['input']!r}"
 
 
-class RandomBot(BaseBot):
+class RandomBot(StatesItsRow, BaseBot):
     """Folds, calls or raises with the given weights (normalised), from its own generator.
 
     The YAML spells the raise weight ``raise`` (a Python keyword), so ``**{"raise": p}`` is

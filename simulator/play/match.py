@@ -174,6 +174,9 @@ class _Guard:
         self.interrupt = _InterruptFlag()
         self.hand_number = 0
         self._traceback = ""  # of the last call that raised, for the fault that follows
+        # which optional protocols each seat's bot implements, asked once a match
+        # (PolicyAsker): a runtime protocol's isinstance walks the class's attributes
+        self.kinds: dict[tuple[int, type], bool] = {}
 
     def call(self, seat: int, what: str, fn: Callable[..., Any], *args: Any,
              interrupt: bool = True) -> tuple[Any, str | None]:
@@ -264,20 +267,23 @@ class PolicyAsker:
 
     def __init__(self, guard: _Guard, bots: Sequence[Bot], faults: list[BotFault]) -> None:
         self._guard, self._bots, self._faults = guard, bots, faults
-        self._steps: dict[int, bool] = {}  # per seat, on first question (isinstance is slow)
         self._drawn: Policy | None = None
+
+    def _is(self, seat: int, protocol: type) -> bool:
+        kinds = self._guard.kinds
+        found = kinds.get((seat, protocol))
+        if found is None:
+            found = kinds[seat, protocol] = isinstance(self._bots[seat], protocol)
+        return found
 
     def has_policy(self, seat: int) -> bool:
         """Whether the seat's bot states a policy (a :class:`PolicyBot`)."""
-        return isinstance(self._bots[seat], PolicyBot)
+        return self._is(seat, PolicyBot)
 
     def states_row(self, seat: int) -> bool:
         """Whether the seat's action comes with the row it was drawn from
         (:meth:`drawn_from`), so that an overseer need not ask for it."""
-        found = self._steps.get(seat)
-        if found is None:
-            found = self._steps[seat] = isinstance(self._bots[seat], StepWithPolicyBot)
-        return found
+        return self._is(seat, StepWithPolicyBot)
 
     def drawn_from(self) -> Policy | None:
         """The one-row policy the last action was drawn from, when its bot stated it
@@ -312,10 +318,11 @@ class PolicyAsker:
         :func:`describe_decision`); a question about a state the hand did not reach says so.
         """
         bot = self._bots[seat]
-        if not isinstance(bot, PolicyBot):
+        if not self.has_policy(seat):
             raise TypeError(f"seat {seat}'s bot {type(bot).__name__} states no policy")
-        policy, problem = self._guard.call(seat, "policy()", bot.policy, observation,
-                                           holdings)
+        policy, problem = self._guard.call(seat, "policy()",
+                                           bot.policy,  # type: ignore[attr-defined]
+                                           observation, holdings)
         if problem is None:
             problem = _policy_problem(policy, observation, len(holdings))
         if problem is not None:

@@ -292,6 +292,9 @@ def _fast_indices(holdings: Sequence[tuple[int, int]], board: Sequence[int]
     names the first bad one)."""
     if len(holdings) == 0:
         return np.empty(0, dtype=np.int64)
+    if len(holdings) == 1:  # a bot's own holding, asked at every decision: no arrays
+        one = _one_index(holdings[0], board)
+        return None if one is None else np.array([one], dtype=np.int64)
     try:
         pairs = np.asarray(holdings)
     except (TypeError, ValueError):
@@ -306,3 +309,18 @@ def _fast_indices(holdings: Sequence[tuple[int, int]], board: Sequence[int]
     if (dead[a] | dead[b]).any():
         return None
     return HOLDING_INDEX[a, b].astype(np.int64)
+
+
+def _one_index(holding: tuple[int, int], board: Sequence[int]) -> int | None:
+    """:func:`_fast_indices` of one holding, in plain Python."""
+    try:
+        a, b = holding
+    except (TypeError, ValueError):
+        return None
+    if not (isinstance(a, (int, np.integer)) and isinstance(b, (int, np.integer))) \
+            or isinstance(a, bool) or isinstance(b, bool):
+        return None
+    a, b = int(a), int(b)
+    if not (0 <= a < NUM_CARDS and 0 <= b < NUM_CARDS and a != b) or a in board or b in board:
+        return None
+    return int(HOLDING_INDEX[a, b])
