@@ -30,7 +30,7 @@ import functools
 import itertools
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -50,7 +50,7 @@ from simulator.play.protocol import Bot, LearningBot, PolicyBot
 from simulator.play.registry import BotSpec, build, resolve
 
 if TYPE_CHECKING:
-    from simulator.play.match import CallMonitor
+    from simulator.core.records import HandResult
 
 
 def permutations(num_seats: int, duplicate: bool) -> list[tuple[int, ...]]:
@@ -219,91 +219,85 @@ def _overseer(config: TournamentConfig, bots: list[Bot], order: tuple[int, ...],
     return recorder, recorder
 
 
+_COLUMNS = ("perm", "hand", "button", "seat", "net", "luck", "aivat")
+
+
+@dataclass
+class _Seating:
+    """One permutation of a block under way: its hands as they come, and what it wrote."""
+
+    perm: int
+    seat_of: np.ndarray  # player index -> seat
+    results: Generator[HandResult, None, None]
+    recorder: AivatRecorder | None
+    cols: dict[str, list[Any]] = field(default_factory=lambda: {k: [] for k in _COLUMNS})
+    faults: list[dict[str, Any]] = field(default_factory=list)
+    histories: list[Any] = field(default_factory=list)
+
+
 def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = False,
                on_hand: Callable[[int], None] | None = None,
                monitor: BlockMonitor | None = None,
                directory: Path | None = None) -> BlockOutcome:
     """Play every permutation of one block; a failure is returned, not raised.
 
+    The permutations take turns deal by deal (each with its own fresh bots), so a deal's
+    boards are fresh in the process's caches for each of its plays; the record lists them
+    permutation by permutation, as if they had been played one after the other.
+
     Returning the error as text keeps it intact across processes and Ray, whatever the
     exception class a plug-in bot raised. ``directory`` is where bots get their own
     directories (``directory/<player>``); None gives them none.
     """
-    from simulator.play.match import BotError, build_bots, play_match  # where it runs
+    from simulator.play.match import BotError  # where it runs
 
-    game = config.game_config()
-    names = config.names
-    n = len(names)
-    deals = config.block_deals(block)
+    n = len(config.names)
     seeds = BlockSeeds(config.seed)
-    match_seed = seeds.match(block)
-    button = first_button(config, block)
     specs = [resolve(seat.bot) for seat in config.seats]
-    cols: dict[str, list[Any]] = {k: [] for k in ("perm", "hand", "button", "seat", "net",
-                                                   "luck", "aivat")}
-    measured = aivat_measured(config)
     policies = np.ones(n, dtype=bool)  # per player: a policy in every permutation
-    faults: list[dict[str, Any]] = []
-    histories: list[Any] = []
     outcome = BlockOutcome(block, None)
-    call_monitor: CallMonitor | None = monitor
-    for p, order in enumerate(permutations(n, config.duplicate)):
-        where = f"block {block}" + (f", permutation {p}" if config.duplicate else "")
-        if monitor is not None:
-            monitor.begin(block, p)
-        start = time.perf_counter()
-        luck_time = 0.0
-        seat_names = [names[j] for j in order]
-        try:
-            makers = _makers(config, specs, order, seeds, block, p)
-            bots, built = build_bots(makers, seat_names, on_bot_error=config.on_bot_error,
-                                     bot_timeout=config.bot_timeout, monitor=call_monitor)
-            faults += [fault_record(f, block, p) for f in built]
-            seat_of = np.argsort(order)  # player index -> seat
-            policies &= np.array([isinstance(bots[s], PolicyBot) for s in seat_of])
-            overseer, recorder = _overseer(config, bots, order, seeds, block, p)
-            results = play_match(game, bots, deals, match_seed, names=seat_names,
-                                 on_bot_error=config.on_bot_error,
-                                 bot_timeout=config.bot_timeout, block=block, permutation=p,
-                                 directory=directory, first_button=button,
-                                 monitor=call_monitor, overseer=overseer)
-            for result in results:
-                history = result.history
-                seats = np.where(np.array(history.dealt_in)[seat_of], seat_of, -1)
-                cols["perm"].append(p)
-                cols["hand"].append(result.hand_number)
-                cols["button"].append(result.button)
-                cols["seat"].append(seats)
-                cols["net"].append(np.array(result.net)[seat_of])
-                if config.luck:
-                    t0 = time.perf_counter()
-                    luck = history_luck(history, seeds.luck(block, p, result.hand_number),
-                                        config.luck_samples)
-                    luck_time += time.perf_counter() - t0
-                    cols["luck"].append(luck[seat_of])
-                else:
-                    cols["luck"].append(np.zeros(n))
-                corrections = recorder.take() if recorder is not None else np.zeros(n)
-                cols["aivat"].append(corrections[seat_of])
-                faults += [fault_record(f, block, p) for f in result.faults]
-                for fault in result.faults:
-                    log_traceback(config, block, p, fault)
-                if keep_histories:
-                    histories.append(history)
+    seatings: list[_Seating] = []
+    perm = 0
+    start = time.perf_counter()
+    try:
+        for perm, order in enumerate(permutations(n, config.duplicate)):
+            if monitor is not None:
+                monitor.begin(block, perm)
+            seated, stated = _seat(config, block, perm, order, specs, seeds, monitor,
+                                   directory)
+            policies &= stated
+            seatings.append(seated)
+        playing = list(seatings)
+        while playing:
+            for seating in list(playing):
+                perm = seating.perm
+                if monitor is not None:
+                    monitor.begin(block, perm)
+                result = next(seating.results, None)
+                if result is None:
+                    playing.remove(seating)
+                    continue
+                outcome.luck_seconds += _record(config, block, seating, result, seeds,
+                                                keep_histories)
                 if on_hand is not None:
                     on_hand(1)
                 if monitor is not None:
                     monitor.hand_done()
-        except BotError as exc:
-            record = fault_record(exc.fault, block, p)
-            record["message"] += log_traceback(config, block, p, exc.fault)
-            return BlockOutcome.failed(block, str(exc), fault=record)
-        except Exception as exc:  # an engine crash must not lose finished blocks
-            tail = traceback.format_exc(limit=-3).strip().splitlines()
-            return BlockOutcome.failed(block, f"{where}: {type(exc).__name__}: {exc} "
-                                              f"({' | '.join(tail[-3:])})")
-        outcome.play_seconds += time.perf_counter() - start - luck_time
-        outcome.luck_seconds += luck_time
+    except BotError as exc:
+        record = fault_record(exc.fault, block, perm)
+        record["message"] += log_traceback(config, block, perm, exc.fault)
+        return BlockOutcome.failed(block, str(exc), fault=record)
+    except Exception as exc:  # an engine crash must not lose finished blocks
+        where = f"block {block}" + (f", permutation {perm}" if config.duplicate else "")
+        tail = traceback.format_exc(limit=-3).strip().splitlines()
+        return BlockOutcome.failed(block, f"{where}: {type(exc).__name__}: {exc} "
+                                          f"({' | '.join(tail[-3:])})")
+    finally:
+        for seating in seatings:
+            seating.results.close()  # (a finished match's is a no-op) its bots are closed
+    outcome.play_seconds = time.perf_counter() - start - outcome.luck_seconds
+    cols = {k: [x for seating in seatings for x in seating.cols[k]] for k in _COLUMNS}
+    deals = config.block_deals(block)
     outcome.record = BlockRecord(
         block=block, deals=deals if config.game.reset_stacks else _deals_played(cols["hand"]),
         perm=np.array(cols["perm"], dtype=np.int64), hand=np.array(cols["hand"], dtype=np.int64),
@@ -311,11 +305,65 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
         seat=np.array(cols["seat"], dtype=np.int64).reshape(-1, n),
         net=np.array(cols["net"], dtype=np.int64).reshape(-1, n),
         luck=np.array(cols["luck"], dtype=np.float64).reshape(-1, n),
-        aivat=np.array(cols["aivat"], dtype=np.float64).reshape(-1, n) if measured else None,
+        aivat=np.array(cols["aivat"], dtype=np.float64).reshape(-1, n)
+        if aivat_measured(config) else None,
         policies=tuple(bool(x) for x in policies),
-        faults=faults).prepare(names, n)
-    outcome.histories = histories
+        faults=[f for seating in seatings for f in seating.faults]).prepare(config.names, n)
+    outcome.histories = [h for seating in seatings for h in seating.histories]
     return outcome
+
+
+def _seat(config: TournamentConfig, block: int, perm: int, order: tuple[int, ...],
+          specs: list[BotSpec], seeds: BlockSeeds, monitor: BlockMonitor | None,
+          directory: Path | None) -> tuple[_Seating, np.ndarray]:
+    """Build one permutation's bots and set up its match (the first hand starts it); with
+    it, per player, whether its bot states a policy."""
+    from simulator.play.match import build_bots, play_match
+
+    seat_names = [config.names[j] for j in order]
+    makers = _makers(config, specs, order, seeds, block, perm)
+    bots, built = build_bots(makers, seat_names, on_bot_error=config.on_bot_error,
+                             bot_timeout=config.bot_timeout, monitor=monitor)
+    seat_of = np.argsort(order)
+    overseer, recorder = _overseer(config, bots, order, seeds, block, perm)
+    results = play_match(config.game_config(), bots, config.block_deals(block),
+                         seeds.match(block), names=seat_names,
+                         on_bot_error=config.on_bot_error, bot_timeout=config.bot_timeout,
+                         block=block, permutation=perm, directory=directory,
+                         first_button=first_button(config, block), monitor=monitor,
+                         overseer=overseer)
+    seating = _Seating(perm, seat_of, results, recorder)
+    seating.faults += [fault_record(f, block, perm) for f in built]
+    return seating, np.array([isinstance(bots[s], PolicyBot) for s in seat_of])
+
+
+def _record(config: TournamentConfig, block: int, seating: _Seating, result: HandResult,
+            seeds: BlockSeeds, keep_histories: bool) -> float:
+    """One hand's row in its permutation's columns; the seconds its luck took."""
+    history, seat_of, cols, perm = result.history, seating.seat_of, seating.cols, seating.perm
+    cols["perm"].append(perm)
+    cols["hand"].append(result.hand_number)
+    cols["button"].append(result.button)
+    cols["seat"].append(np.where(np.array(history.dealt_in)[seat_of], seat_of, -1))
+    cols["net"].append(np.array(result.net)[seat_of])
+    seconds = 0.0
+    if config.luck:
+        t0 = time.perf_counter()
+        luck = history_luck(history, seeds.luck(block, perm, result.hand_number),
+                            config.luck_samples)
+        seconds = time.perf_counter() - t0
+        cols["luck"].append(luck[seat_of])
+    else:
+        cols["luck"].append(np.zeros(len(seat_of)))
+    n = len(seat_of)
+    corrections = seating.recorder.take() if seating.recorder is not None else np.zeros(n)
+    cols["aivat"].append(corrections[seat_of])
+    seating.faults += [fault_record(f, block, perm) for f in result.faults]
+    for fault in result.faults:
+        log_traceback(config, block, perm, fault)
+    if keep_histories:
+        seating.histories.append(history)
+    return seconds
 
 
 def _deals_played(hands: list[int]) -> int:

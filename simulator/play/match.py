@@ -22,7 +22,7 @@ import signal
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from numbers import Integral
 from pathlib import Path
@@ -558,7 +558,7 @@ def play_match(game: GameConfig, bots: Sequence[Bot], hands: int, seed: int, *,
                bot_timeout: float | None = None, block: int = 0, permutation: int = 0,
                directory: Path | None = None, first_button: int | None = None,
                monitor: CallMonitor | None = None,
-               overseer: Overseer | None = None) -> Iterator[HandResult]:
+               overseer: Overseer | None = None) -> Generator[HandResult, None, None]:
     """Play up to ``hands`` hands, yielding each result as it finishes (a stream).
 
     Seat i is ``bots[i]``. Hand 0's button is ``first_button`` (default the last seat); it
