@@ -163,3 +163,15 @@ class StartFailsBot(BaseBot):
 
     def act(self, observation: Observation) -> Action:
         return Action.call()
+
+
+class ProcessDiaryBot(BaseBot):
+    """Writes the process it plays in into its directory at start (which worker played)."""
+
+    def start(self, context: BotContext) -> None:
+        assert context.directory is not None
+        (context.directory / f"pid-b{context.block}p{context.permutation}.txt").write_text(
+            str(os.getpid()))
+
+    def act(self, observation: Observation) -> Action:
+        return Action.call()

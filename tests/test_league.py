@@ -2,6 +2,7 @@
 
 import csv
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,17 @@ def test_league_intervals_cover_at_the_leagues_block_structure() -> None:
 def test_league_intervals_cover_at_the_leagues_block_structure_thoroughly() -> None:
     for blocks, coverage in _league_coverage(300, 10).items():
         assert 0.92 <= coverage <= 0.98, (blocks, coverage)
+
+
+def test_the_pairs_play_in_the_same_workers(tmp_path: Path) -> None:
+    """The league starts its workers once: every pair's blocks play in them."""
+    config = _config(tmp_path, hands=40, block_size=20, workers=2, bots=[
+        {"name": "diary", "bot": "hostile_bots:ProcessDiaryBot"},
+        {"name": "station", "bot": "call"}, {"name": "raiser", "bot": "raise"}])
+    run_league(config, quiet=True)
+    pairs = tmp_path / "league" / "pairs" / "diary"
+    pids = {pair.name: {int(p.read_text()) for p in (pair / "bots" / "diary").glob("pid-*")}
+            for pair in pairs.glob("vs-*")}
+    assert sorted(pids) == ["vs-raiser", "vs-station"]
+    assert pids["vs-raiser"] == pids["vs-station"]
+    assert 1 <= len(pids["vs-station"]) <= 2 and os.getpid() not in pids["vs-station"]

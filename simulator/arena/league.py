@@ -256,15 +256,17 @@ def _check_panel(configs: list[TournamentConfig], quiet: bool) -> None:
 def _play_pairs(configs: list[TournamentConfig], bots: list[str], out_dir: Path, *,
                 resume: bool, force: bool, quiet: bool) -> list[Cell]:
     from simulator.arena.tournament import run_tournament
+    from simulator.arena.workers import KeptPool
 
     cells: list[Cell] = []
-    for config in configs:
-        a, b = config.names
-        if not quiet:
-            print(f"league: {a} vs {b} -> {config.output.dir}", flush=True)
-        summary = run_tournament(config, resume=resume, force=force, progress=None
-                                 if not quiet else False, checked=True)
-        cells += cells_of(summary.players, a, b, summary.blocks)
+    with KeptPool() as kept:  # the workers start once, not once a pair
+        for config in configs:
+            a, b = config.names
+            if not quiet:
+                print(f"league: {a} vs {b} -> {config.output.dir}", flush=True)
+            summary = run_tournament(config, resume=resume, force=force, progress=None
+                                     if not quiet else False, checked=True, kept=kept)
+            cells += cells_of(summary.players, a, b, summary.blocks)
     unit = configs[0].unit
     write_atomic(out_dir / CSV_FILE, crosstable_csv(cells, bots, unit))
     draw_crosstable(cells, bots, unit, out_dir / PLOT_FILE)

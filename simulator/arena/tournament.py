@@ -77,6 +77,7 @@ from simulator.arena.workers import (
     GRACE_SECONDS,
     POLL_SECONDS,
     SLOT_SIZE,
+    KeptPool,
     SlotMonitor,
     WorkerPool,
     describe_call,
@@ -441,18 +442,20 @@ def check_backend(config: TournamentConfig) -> None:
 
 def run_tournament(config: TournamentConfig, *, resume: bool = False, force: bool = False,
                    progress: bool | None = None, echo: Callable[[str], None] | None = None,
-                   inline: bool = False, checked: bool = False) -> Summary:
+                   inline: bool = False, checked: bool = False,
+                   kept: KeptPool | None = None) -> Summary:
     """Play a tournament and write its results; the CLI is a thin layer over this.
 
     Blocks run in spawned worker processes (at most ``workers``, never more than the blocks
     left); ``inline=True`` plays them in this process, one by one, for debugging;
     ``checked=True`` skips :func:`check_bots` (a league checks its panel once, not once per
-    pair). A spawned worker imports the calling script again, so a script that calls this
-    at its top level, outside ``if __name__ == "__main__":``, plays in this process with
-    ``workers: 1`` and is refused (``ConfigError``, naming the guard) with more
-    (:mod:`.mainguard`). ``backend: ray`` starts a local Ray with ``workers`` CPUs, or
-    joins the cluster of ``RAY_ADDRESS`` (whose nodes need this package and the bots'
-    modules).
+    pair); ``kept`` is the caller's :class:`KeptPool` (a league's): the run plays in its
+    workers, started by the first run that needs them, and leaves them running. A spawned
+    worker imports the calling script again, so a script that calls this at its top
+    level, outside ``if __name__ == "__main__":``, plays in this process with ``workers:
+    1`` and is refused (``ConfigError``, naming the guard) with more (:mod:`.mainguard`).
+    ``backend: ray`` starts a local Ray with ``workers`` CPUs, or joins the cluster of
+    ``RAY_ADDRESS`` (whose nodes need this package and the bots' modules).
 
     Raises ``ConfigError`` or ``ResultsError`` (``HoldemError``\\s) for bad input before any
     work, and ``TournamentError`` for a run that failed on its way (its finished blocks stay
@@ -482,13 +485,14 @@ def run_tournament(config: TournamentConfig, *, resume: bool = False, force: boo
         except Terminated:
             raise TournamentError("terminated before any work") from None
         try:
-            return _run(config, store, write_histories, progress, echo, inline)
+            return _run(config, store, write_histories, progress, echo, inline, kept)
         finally:
             store.close()
 
 
 def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..., str] | None,
-         progress: bool | None, echo: Callable[[str], None] | None, inline: bool) -> Summary:
+         progress: bool | None, echo: Callable[[str], None] | None, inline: bool,
+         kept: KeptPool | None = None) -> Summary:
     out_dir = store.dir
     done = store.done_blocks()
     left = config.num_blocks - len(done)
@@ -533,6 +537,10 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
             elif config.backend == "ray":
                 outcomes = _run_ray(config, todo, write_histories is not None, workers,
                                     order.room, order.dispatched, out_dir / LOG_FILE)
+            elif kept is not None:
+                pool = kept.for_run(config, keep_histories=write_histories is not None,
+                                    log_path=out_dir / LOG_FILE)
+                outcomes = pool.run(todo, order.room, order.dispatched, tick)
             else:
                 pool = stack.enter_context(WorkerPool(
                     config, workers, keep_histories=write_histories is not None,

@@ -172,30 +172,45 @@ def _end_programs_and_exit(signum: int, frame: object) -> None:
     os._exit(128 + signum)
 
 
-def _worker_main(conn: mpc.Connection, slot: Any, config: TournamentConfig, keep: bool,
-                 log_path: Path | None, parent: int) -> None:
+@dataclass(frozen=True)
+class RunSpec:
+    """What a worker plays blocks of: the run's config, whether it keeps the hands'
+    histories, and the log its bots' prints go to."""
+
+    config: TournamentConfig
+    keep: bool
+    log_path: Path | None
+
+
+def _worker_main(conn: mpc.Connection, slot: Any, run: RunSpec, parent: int) -> None:
+    """Play the blocks sent, for the run last sent (a pool may serve several runs in turn:
+    a league's pairs); None ends the worker."""
     _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, _end_programs_and_exit)
     with contextlib.suppress(OSError):
         os.setpgrp()  # out of the terminal's process group: the parent ends its workers
-    _redirect_output(log_path)
     mem = slot_view(slot)
-    monitor = SlotMonitor(mem, config.bot_timeout)
-    directory = bots_dir(config)
     while True:
-        try:
-            block = conn.recv()
-        except (EOFError, OSError):  # the parent is gone
-            return
-        if block is None:
-            return
-        outcome = play_block(config, block, keep_histories=keep, monitor=monitor,
-                             directory=directory)
-        try:
-            conn.send(outcome)
-        except (BrokenPipeError, OSError):
-            return
+        _redirect_output(run.log_path)
+        monitor = SlotMonitor(mem, run.config.bot_timeout)
+        directory = bots_dir(run.config)
+        while True:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):  # the parent is gone
+                return
+            if message is None:
+                return
+            if isinstance(message, RunSpec):
+                run = message
+                break
+            outcome = play_block(run.config, message, keep_histories=run.keep,
+                                 monitor=monitor, directory=directory)
+            try:
+                conn.send(outcome)
+            except (BrokenPipeError, OSError):
+                return
 
 
 # --- the parent's side ---------------------------------------------------------------------------
@@ -213,12 +228,14 @@ class WorkerPool:
     """``workers`` spawned processes playing blocks, each watched through its slot.
 
     Use as a context manager: leaving it ends every worker, at once unless all went well.
+    Between runs, :meth:`serve` points the same workers at another run, so a league's pairs
+    pay for starting them once.
     """
 
     def __init__(self, config: TournamentConfig, workers: int, *, keep_histories: bool,
                  log_path: Path | None, grace: float = GRACE_SECONDS) -> None:
         self._context = multiprocessing.get_context("spawn")
-        self._config, self._keep, self._log, self._grace = config, keep_histories, log_path, grace
+        self._run, self._grace = RunSpec(config, keep_histories, log_path), grace
         self._name_of = seat_names(config)
         self._slots = [self._context.RawArray("d", SLOT_SIZE) for _ in range(workers)]
         self._workers: list[_Worker] = []
@@ -233,7 +250,7 @@ class WorkerPool:
         ours, theirs = self._context.Pipe()
         process = self._context.Process(
             target=_worker_main, name="holdem-worker", daemon=True,
-            args=(theirs, slot, self._config, self._keep, self._log, os.getpid()))
+            args=(theirs, slot, self._run, os.getpid()))
         process.start()
         theirs.close()
         return _Worker(process, ours, slot_view(slot))
@@ -242,6 +259,22 @@ class WorkerPool:
         _end(worker)
         index = self._workers.index(worker)
         self._workers[index] = self._spawn(self._slots[index])
+
+    @property
+    def workers_left(self) -> bool:
+        """False once :meth:`close` has ended the workers."""
+        return bool(self._workers)
+
+    def serve(self, config: TournamentConfig, *, keep_histories: bool,
+              log_path: Path | None) -> None:
+        """Play the blocks of this run from now on (no block may be under way)."""
+        if any(w.block is not None for w in self._workers):
+            raise RuntimeError("WorkerPool.serve: blocks are under way")
+        self._run = RunSpec(config, keep_histories, log_path)
+        self._name_of = seat_names(config)
+        for worker in self._workers:
+            with contextlib.suppress(OSError):  # died: its sentinel tells the next run
+                worker.conn.send(self._run)
 
     def hands_in_flight(self) -> int:
         """Hands finished so far in blocks still being played (for the progress bar)."""
@@ -310,7 +343,7 @@ class WorkerPool:
             problem, by_bot = self._death(worker)
             return self._fail(worker, block, problem, by_bot=by_bot)
         if overdue(worker.mem, now, self._grace):
-            problem = (f"gave no answer within bot_timeout {self._config.bot_timeout}s "
+            problem = (f"gave no answer within bot_timeout {self._run.config.bot_timeout}s "
                        f"(+{self._grace}s grace); its worker was ended")
             return self._fail(worker, block, problem, by_bot=True)
         return None
@@ -351,6 +384,32 @@ class WorkerPool:
 
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
         self.close(graceful=kind is None)
+
+
+class KeptPool:
+    """A :class:`WorkerPool` kept across runs (a league's pairs): the first run that needs
+    workers starts it, each later run points it at itself (:meth:`WorkerPool.serve`), and
+    leaving the context ends it. A run that stopped on a failure ends the pool; a later
+    run starts another."""
+
+    def __init__(self) -> None:
+        self._pool: WorkerPool | None = None
+
+    def for_run(self, config: TournamentConfig, *, keep_histories: bool,
+                log_path: Path | None) -> WorkerPool:
+        if self._pool is None or not self._pool.workers_left:
+            self._pool = WorkerPool(config, config.workers, keep_histories=keep_histories,
+                                    log_path=log_path)
+        else:
+            self._pool.serve(config, keep_histories=keep_histories, log_path=log_path)
+        return self._pool
+
+    def __enter__(self) -> KeptPool:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if self._pool is not None:
+            self._pool.close(graceful=kind is None)
 
 
 def _end(*workers: _Worker) -> None:
