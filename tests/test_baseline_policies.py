@@ -20,7 +20,7 @@ from simulator.core.state import HandState, observation_after
 from simulator.core.streets import Street
 from simulator.play.baseline import CallBot, RaiseBot, RandomBot
 from simulator.play.match import PolicyAsker, deal_cards, play_match
-from simulator.play.protocol import Bot, PolicyBot, PolicyError, RaiseRange
+from simulator.play.protocol import Bot, Policy, PolicyBot, PolicyError, RaiseRange
 
 LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=200)
 NOLIMIT = GameConfig(variant="nolimit", blinds=(1, 2), stack=200)
@@ -177,3 +177,21 @@ def test_every_fold_call_raise_triple_gives_a_distribution() -> None:
                       LegalActions(True, 2)):
             obs = _obs(legal)
             bot.policy(obs, [(0, 1)]).check(obs.legal)
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ([0.5, float("nan")], "NaN or infinite"),
+    ([1.5, -0.5], r"a negative probability \(-0.5\)"),
+    ([0.5, 0.4], "row 0 sums to 0.9, not 1"),
+    ([], "rows over no actions"),
+])
+def test_one_row_is_refused_as_many_rows_are(row: list[float], message: str) -> None:
+    """A bot's own row is checked in plain floats, the full range in arrays: the same
+    faults, the same words."""
+    legal = LegalActions(True, 2, 6, 6)
+    actions = (Action.fold(), Action.call())[:len(row)]
+    for rows in (1, 3):
+        policy = Policy(actions, np.tile(np.array(row, dtype=float).reshape(1, -1), (rows, 1)))
+        with pytest.raises(PolicyError, match=message):
+            policy.check(legal)
+    Policy((Action.fold(), Action.call()), np.array([[0.25, 0.75]])).check(legal)  # passes
