@@ -27,6 +27,7 @@ import numpy as np
 
 from agent.selector import draw_index
 from simulator import Action, Observation, Policy
+from simulator.play.protocol import own_holding
 
 
 def pot_odds(obs: Observation) -> float:
@@ -102,11 +103,6 @@ def draw(policy: Policy, rng: np.random.Generator) -> Action:
     return entry
 
 
-def own(obs: Observation) -> list[tuple[int, int]]:
-    """The observation's own holding, as a policy is asked about it."""
-    return [(int(obs.hole_cards[0]), int(obs.hole_cards[1]))]
-
-
 class _Stating(Protocol):
     rng: np.random.Generator
 
@@ -120,7 +116,7 @@ class DrawsFromPolicy:
     with a ``policy`` and a generator ``rng``."""
 
     def step_with_policy(self: _Stating, observation: Observation) -> tuple[Policy, Action]:
-        policy = self.policy(observation, own(observation))
+        policy = self.policy(observation, own_holding(observation))
         return policy, draw(policy, self.rng)
 
     def act(self: _Stating, observation: Observation) -> Action:

@@ -24,11 +24,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agent.rivals.betting import CALL, FOLD, RAISE, DrawsFromPolicy, choice_policy, own, pot_odds
+from agent.rivals.betting import CALL, FOLD, RAISE, DrawsFromPolicy, choice_policy, pot_odds
 from agent.rivals.equity import equities_against
 from agent.rivals.params import MCParams, validated
 from simulator import BaseBot, Observation, Policy
-from simulator.play.protocol import holding_indices
+from simulator.play.protocol import holding_indices, own_holding
 
 
 class MonteCarloBot(DrawsFromPolicy, BaseBot):
@@ -48,7 +48,7 @@ class MonteCarloBot(DrawsFromPolicy, BaseBot):
 
     def equity(self, obs: Observation) -> float:
         """Our own holding's equity (see :meth:`equities`)."""
-        return float(self.equities(obs, holding_indices(own(obs), obs.board))[0])
+        return float(self.equities(obs, holding_indices(own_holding(obs), obs.board))[0])
 
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:

@@ -191,26 +191,31 @@ def _worker_main(conn: mpc.Connection, slot: Any, run: RunSpec, parent: int) -> 
     with contextlib.suppress(OSError):
         os.setpgrp()  # out of the terminal's process group: the parent ends its workers
     mem = slot_view(slot)
+    monitor, directory = _serving(run, mem)
     while True:
-        _redirect_output(run.log_path)
-        monitor = SlotMonitor(mem, run.config.bot_timeout)
-        directory = bots_dir(run.config)
-        while True:
-            try:
-                message = conn.recv()
-            except (EOFError, OSError):  # the parent is gone
-                return
-            if message is None:
-                return
-            if isinstance(message, RunSpec):
-                run = message
-                break
-            outcome = play_block(run.config, message, keep_histories=run.keep,
-                                 monitor=monitor, directory=directory)
-            try:
-                conn.send(outcome)
-            except (BrokenPipeError, OSError):
-                return
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):  # the parent is gone
+            return
+        if message is None:
+            return
+        if isinstance(message, RunSpec):
+            run = message
+            monitor, directory = _serving(run, mem)
+            continue
+        outcome = play_block(run.config, message, keep_histories=run.keep, monitor=monitor,
+                             directory=directory)
+        try:
+            conn.send(outcome)
+        except (BrokenPipeError, OSError):
+            return
+
+
+def _serving(run: RunSpec, mem: memoryview[float]) -> tuple[SlotMonitor, Path]:
+    """A worker set up for ``run``: its prints to the run's log, its slot's monitor with
+    the run's time limit, and where its bots keep their files."""
+    _redirect_output(run.log_path)
+    return SlotMonitor(mem, run.config.bot_timeout), bots_dir(run.config)
 
 
 # --- the parent's side ---------------------------------------------------------------------------

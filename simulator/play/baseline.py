@@ -33,7 +33,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from simulator.core.actions import Action
 from simulator.core.errors import HoldemError
 from simulator.core.observation import Observation
-from simulator.play.protocol import BaseBot, Policy, PolicyEntry, RaiseRange, holding_indices
+from simulator.play.protocol import (
+    BaseBot,
+    Policy,
+    PolicyEntry,
+    RaiseRange,
+    holding_indices,
+    own_holding,
+)
 
 
 def same_row(observation: Observation, holdings: Sequence[tuple[int, int]],
@@ -56,8 +63,7 @@ class StatesItsRow:
     row takes no draw from the bot's generator, so the draws are ``act``'s alone."""
 
     def step_with_policy(self: _Baseline, observation: Observation) -> tuple[Policy, Action]:
-        a, b = observation.hole_cards
-        return self.policy(observation, [(int(a), int(b))]), self.act(observation)
+        return self.policy(observation, own_holding(observation)), self.act(observation)
 
 
 class CallBot(StatesItsRow, BaseBot):

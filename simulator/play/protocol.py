@@ -281,6 +281,12 @@ class LearningBot(Bot, Protocol):
     def freeze(self) -> None: ...
 
 
+def own_holding(observation: Observation) -> list[tuple[int, int]]:
+    """The observation's own holding, as a policy is asked about it (a list of one)."""
+    a, b = observation.hole_cards
+    return [(int(a), int(b))]
+
+
 def holding_indices(holdings: Sequence[tuple[int, int]], board: Sequence[int]) -> np.ndarray:
     """The canonical holding index of each holding; a holding that is not two distinct cards
     in 0..51, or that shares a card with ``board``, is a :class:`PolicyError` naming it.
@@ -292,7 +298,8 @@ def holding_indices(holdings: Sequence[tuple[int, int]], board: Sequence[int]) -
     ...
     simulator.play.protocol.PolicyError: holding (4, 9) shares a card with the board
     """
-    fast = _fast_indices(holdings, board)
+    # one holding (a bot's own, at every decision) is quicker checked by the plain loop
+    fast = _fast_indices(holdings, board) if len(holdings) != 1 else None
     if fast is not None:
         return fast
     on_board = set(int(c) for c in board)
@@ -319,9 +326,6 @@ def _fast_indices(holdings: Sequence[tuple[int, int]], board: Sequence[int]
     names the first bad one)."""
     if len(holdings) == 0:
         return np.empty(0, dtype=np.int64)
-    if len(holdings) == 1:  # a bot's own holding, asked at every decision: no arrays
-        one = _one_index(holdings[0], board)
-        return None if one is None else np.array([one], dtype=np.int64)
     try:
         pairs = np.asarray(holdings)
     except (TypeError, ValueError):
@@ -337,17 +341,3 @@ def _fast_indices(holdings: Sequence[tuple[int, int]], board: Sequence[int]
         return None
     return HOLDING_INDEX[a, b].astype(np.int64)
 
-
-def _one_index(holding: tuple[int, int], board: Sequence[int]) -> int | None:
-    """:func:`_fast_indices` of one holding, in plain Python."""
-    try:
-        a, b = holding
-    except (TypeError, ValueError):
-        return None
-    if not (isinstance(a, (int, np.integer)) and isinstance(b, (int, np.integer))) \
-            or isinstance(a, bool) or isinstance(b, bool):
-        return None
-    a, b = int(a), int(b)
-    if not (0 <= a < NUM_CARDS and 0 <= b < NUM_CARDS and a != b) or a in board or b in board:
-        return None
-    return int(HOLDING_INDEX[a, b])
