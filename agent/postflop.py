@@ -131,15 +131,19 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
     values = board_values(obs.board)
     views = _views(obs, hand, modeller, trust, weights, values.ehs_prime < ev.fold_value,
                    holdings)
+    def against_top(keep: np.ndarray) -> np.ndarray:
+        hs = hs_against_tops(obs.board, weights, values.order, strength, keep, trust)
+        return ehs_formulas(hs, strength.ppot, strength.npot)[0]
+
     p_called = p_reraised = strength.ehs
     if any(c.aggressive for c in cands):
         # an opponent calls with the top of its range and re-raises with the top of that,
         # as far as its bets are trusted
-        def against_top(keep: np.ndarray) -> np.ndarray:
-            hs = hs_against_tops(obs.board, weights, values.order, strength, keep, trust)
-            return ehs_formulas(hs, strength.ppot, strength.npot)[0]
         p_called = against_top(np.stack([1.0 - v.bet.fold for v in views]))
         p_reraised = against_top(np.stack([v.bet.raise_ for v in views]))
+    # the hands that bet a later round: the top of each range by its bet rate after a check
+    p_bettors = (against_top(np.stack([v.check.raise_ for v in views]))
+                 if ev.give_up == "bettors" else None)
     p_win = strength.ehs
     if calibrated is not None and obs.street is Street.RIVER and len(opponents) == 1:
         key = situation(hand, opponents[0])
@@ -147,7 +151,7 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
                                        (p_win, p_called, p_reraised))
     guesses = heuristic_estimates(spot, cands, p_win, p_called, p_reraised,
                                   draw_share(strength.hs_n, strength.ppot, strength.ehs),
-                                  views, ev)
+                                  views, ev, p_bettors)
     answers = (_chain_answers(modeller, hand, cands, opponents, ev.chain_threshold)
                if params.model == "full" else None)
     estimates = tuple(from_chains(cands, guesses, answers, obs.contributions[obs.seat],
