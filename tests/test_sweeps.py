@@ -35,10 +35,11 @@ def test_now_sums_every_equals_scalar(board: str) -> None:
     assert not every[:, ranks == 0].any()
 
 
-@pytest.mark.parametrize("board", BOARDS[:3])
-def test_potential_sums_every_equals_one_at_a_time(board: str) -> None:
+@pytest.mark.parametrize(("board", "look"), [(b, 1) for b in BOARDS[:3]] + [(BOARDS[0], 2)])
+def test_potential_sums_every_equals_one_at_a_time(board: str, look: int) -> None:
+    """The sweep over every holding and the count over one holding's runouts (two kernels)."""
     ranks, w = _range(board, 2)
-    fin = board_table(parse_cards(board)).future(1)[1]
+    fin = board_table(parse_cards(board)).future(look)[1]
     every = potential_sums(ranks, fin, w, np.arange(1326))
     for h in np.flatnonzero(ranks)[::151]:
         one = potential_sums(ranks, fin, w, np.array([h]))[:, 0]

@@ -281,47 +281,59 @@ def _potential_every(now: np.ndarray, fin: np.ndarray, orders: np.ndarray, w: np
 @numba.njit(cache=True, nogil=True)
 def _potential_few(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
                    hold_b: np.ndarray, holdings: np.ndarray, out: np.ndarray) -> None:
-    opp = np.empty(now.shape[0], dtype=np.int64)
+    """Per holding: count, per opponent holding, the runouts where we end ahead, tied and
+    where both are live (whole rows of ranks, a branch-free pass the compiler vectorises);
+    then weigh each opponent once by how it stands against us now."""
+    n = now.shape[0]
+    ahead = np.zeros(n, dtype=np.int32)
+    tied = np.zeros(n, dtype=np.int32)
     for k in range(holdings.shape[0]):
         h = holdings[k]
         r = now[h]
         if r == 0:
             continue
         a, b = hold_a[h], hold_b[h]
-        m = 0  # the opponents that count: weight, alive now, no card of h's
-        for o in range(now.shape[0]):
-            if w[o] != 0.0 and now[o] != 0 and hold_a[o] != a and hold_a[o] != b \
-                    and hold_b[o] != a and hold_b[o] != b:
-                opp[m] = o
-                m += 1
+        ahead[:] = 0
+        tied[:] = 0
         for row in range(fin.shape[0]):
-            f = fin[row, h]
+            f = np.int32(fin[row, h])
             if f == 0:
                 continue
-            a1 = a2 = lt = le = 0.0
-            for i in range(m):
-                o = opp[i]
-                fo = fin[row, o]
-                if fo == 0:
-                    continue
-                x = w[o]
-                ro = now[o]
-                if fo > f:
-                    if ro <= r:
-                        a1 += x
-                    if ro < r:
-                        a2 += x
-                elif fo == f:
-                    if ro < r:
-                        a2 += x
-                    le += x
-                else:
-                    lt += x
-                    le += x
-            out[0, k] += a1
-            out[1, k] += a2
-            out[2, k] += lt
-            out[3, k] += le
+            for o in range(n):
+                fo = np.int32(fin[row, o])
+                ahead[o] += np.int32(fo > f)
+                tied[o] += np.int32(fo == f)
+        met = _live_runouts(fin, h)
+        a1 = a2 = lt = le = 0.0
+        for o in range(n):
+            x = w[o]
+            if x == 0.0 or now[o] == 0 or hold_a[o] == a or hold_a[o] == b \
+                    or hold_b[o] == a or hold_b[o] == b:
+                continue
+            ro = now[o]
+            behind_end = met[o] - ahead[o] - tied[o]
+            if ro <= r:
+                a1 += x * ahead[o]
+            if ro < r:
+                a2 += x * (ahead[o] + tied[o])
+            lt += x * behind_end
+            le += x * (behind_end + tied[o])
+        out[0, k] += a1
+        out[1, k] += a2
+        out[2, k] += lt
+        out[3, k] += le
+
+
+@numba.njit(cache=True, nogil=True)
+def _live_runouts(fin: np.ndarray, h: int) -> np.ndarray:
+    """Per holding, the runouts (rows of ``fin``) where both it and ``h`` are live."""
+    met = np.zeros(fin.shape[1], dtype=np.int32)
+    for row in range(fin.shape[0]):
+        if fin[row, h] == 0:
+            continue
+        for o in range(fin.shape[1]):
+            met[o] += np.int32(fin[row, o] != 0)
+    return met
 
 
 def potential_sums(now: np.ndarray, fin: np.ndarray, w: np.ndarray, holdings: np.ndarray,
