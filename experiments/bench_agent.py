@@ -8,6 +8,7 @@ Goals: ours >= 0.5x pokerkit's hands per second; a median decision under 1 ms an
 percentile under 10 ms.
 
     python experiments/bench_agent.py [--hands 400] [--profile] [--steps] [--cli 1500]
+        [--params JSON]
 
 ``--profile`` adds where the time of the agents' decisions goes (cProfile, own time per
 function, the top entries). ``--steps`` adds the profile of a post-flop decision by its steps:
@@ -16,6 +17,7 @@ calls (a new board's value vector and table are steps of their own, paid by the 
 decision on that board). ``--cli N`` adds the figure a user meets: ``holdem run`` of N hands of
 the same self-play (a config with 2 workers and blocks of 250 deals, not duplicate), start-up
 and worker processes included, timed before the script pins itself to one core.
+``--params`` gives the six agents overrides (JSON, dotted keys), to see what an option costs.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import json
 import pstats
 import random
 import subprocess
@@ -131,9 +134,9 @@ class Steps:
         return "\n".join(lines)
 
 
-def ours(hands: int, profile: bool, steps: Steps | None = None
-         ) -> tuple[float, np.ndarray, str]:
-    bots = [Timed(seed=s) for s in range(6)]
+def ours(hands: int, profile: bool, steps: Steps | None = None,
+         params: dict[str, Any] | None = None) -> tuple[float, np.ndarray, str]:
+    bots = [Timed(seed=s, **(params or {})) for s in range(6)]
     list(play_match(GAME, bots, 30, seed=1))  # warm-up: numba, tables
     Timed.times.clear()
     if steps is not None:
@@ -198,12 +201,15 @@ def main() -> None:
                         help="profile a post-flop decision by its steps (timers slow it a bit)")
     parser.add_argument("--cli", type=int, default=0, metavar="HANDS",
                         help="also time `holdem run` of this many hands (2 workers)")
+    parser.add_argument("--params", default="{}",
+                        help="the agents' overrides (JSON, dotted keys), to see what an option "
+                             "costs; the --cli run plays the defaults")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     cli_rate = through_cli(args.cli) if args.cli else None
     pin_to_one_core()
     steps = Steps() if args.steps else None
-    rate, times, report = ours(args.hands, args.profile, steps)
+    rate, times, report = ours(args.hands, args.profile, steps, json.loads(args.params))
     anchor = pokerkit_random(args.seconds)
     ms = times * 1000
     print(f"ours: 6-max limit, six heuristic agents   {rate:8.1f} hands/s")

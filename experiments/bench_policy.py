@@ -7,16 +7,20 @@ the same decision (the anchor, measured in the same run: one hand's decision). A
 changes nothing the agent does, so the matches are the plain matches.
 
 Goals: a median full-range policy of 10 ms or less after the flop and 20 ms or less before it.
+``--params`` gives every agent at the table the same overrides (JSON, dotted keys), to see
+what an option costs, e.g. ``--params '{"lookahead": 2}'``.
 
-    python experiments/bench_policy.py [--hands 200]
+    python experiments/bench_policy.py [--hands 200] [--params JSON]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 import warnings
 from collections import defaultdict
+from typing import Any
 
 import numpy as np
 from benchlib import pin_to_one_core
@@ -36,8 +40,8 @@ GAMES = {
 class Timed(HeuristicAgent):
     """The agent with a full-range policy and its act timed at each of its decisions."""
 
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed=seed)
+    def __init__(self, seed: int, **params: Any) -> None:
+        super().__init__(seed=seed, **params)
         self.policy_ms: dict[str, list[float]] = defaultdict(list)
         self.act_ms: dict[str, list[float]] = defaultdict(list)
 
@@ -55,9 +59,9 @@ class Timed(HeuristicAgent):
         return action
 
 
-def measure(game: GameConfig, seats: int, hands: int) -> Timed:
-    timed = Timed(seed=1)
-    others = [HeuristicAgent(seed=s) for s in range(2, seats + 1)]
+def measure(game: GameConfig, seats: int, hands: int, params: dict[str, Any]) -> Timed:
+    timed = Timed(seed=1, **params)
+    others = [HeuristicAgent(seed=s, **params) for s in range(2, seats + 1)]
     list(play_match(game, [timed, *others], 5, seed=1))  # warm-up: numba, tables
     timed.policy_ms.clear()
     timed.act_ms.clear()
@@ -68,11 +72,13 @@ def measure(game: GameConfig, seats: int, hands: int) -> Timed:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--params", default="{}", help="every agent's overrides (JSON)")
     args = parser.parse_args()
+    params = json.loads(args.params)
     warnings.simplefilter("ignore")
     pin_to_one_core()
     for name, (game, seats) in GAMES.items():
-        timed = measure(game, seats, args.hands)
+        timed = measure(game, seats, args.hands, params)
         print(f"{name}: full-range policy at {sum(map(len, timed.policy_ms.values()))} "
               f"decisions of one agent")
         print(f"  {'street':8s} {'n':>5s} {'median ms':>10s} {'p99 ms':>8s} "
