@@ -42,12 +42,11 @@ def draw_share(hs_n: Values, ppot: Values, ehs: Values) -> Values:
 
 def heuristic_estimates(spot: Spot, candidates: Sequence[Candidate], ehs: Values,
                         p_called: Values, p_reraised: Values, draw: Values,
-                        views: Sequence[OpponentView], params: EvaluationParams,
-                        p_bettors: Values | None = None) -> list[EParams]:
+                        views: Sequence[OpponentView], params: EvaluationParams
+                        ) -> list[EParams]:
     """The heuristic parameters of every candidate: a bet or raise meets each opponent's
     answer to a bet and is won at ``p_called`` (``p_reraised`` once re-raised); a check or
-    call meets its answer now and is won at ``ehs``. ``p_bettors``: our win probability
-    against the hands that bet a later round (``give_up: bettors``)."""
+    call meets its answer now and is won at ``ehs``."""
     out = []
     for c in candidates:
         if c.kind == "fold":
@@ -55,8 +54,7 @@ def heuristic_estimates(spot: Spot, candidates: Sequence[Candidate], ehs: Values
             continue
         answers = [v.bet if c.aggressive else v.check for v in views]
         out.append(heuristic_params(spot, c, ehs, p_called if c.aggressive else ehs, answers,
-                                    params, p_reraised if c.aggressive else ehs, draw,
-                                    p_bettors))
+                                    params, p_reraised if c.aggressive else ehs, draw))
     return out
 
 

@@ -85,10 +85,9 @@ class EvaluationParams(BaseModel):
     """Bets (future units) each player still in puts in per betting round still to come."""
     hf_given_bet_behind: float = Field(ge=0, le=1)
     """Chance that we give up when we face a bet later while behind."""
-    give_up: Literal["independent", "behind", "bettors"]
+    give_up: Literal["independent", "behind"]
     """How giving up later meets our wins (see :func:`heuristic_params`): ``independent``, as
-    if we gave up at random; ``behind``, only hands behind give up; ``bettors``, a hand gives
-    up when its strength against the hands that bet does not pay the later pot odds."""
+    if we gave up at random, or ``behind``, only hands behind give up."""
     call_margin: float = Field(gt=0, le=1)
     """Width of the soft pot-odds threshold by which we decide to call a later bet."""
     fold_value: float = Field(ge=0, le=1)
@@ -299,7 +298,7 @@ def _size_fold(fold: float, pot_fraction: float, exponent: float) -> float:
 def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: Values,
                      opponents: Sequence[OpponentTendency],
                      params: EvaluationParams, p_reraised: Values | None = None,
-                     draw_share: Values = 0.0, p_bettors: Values | None = None) -> EParams:
+                     draw_share: Values = 0.0) -> EParams:
     """E's parameters from a small model of the rest of the hand (proposed here). Every
     probability may be an array over holdings; the result then holds arrays too.
 
@@ -318,13 +317,7 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
         which is never given up: a hand that improves is ahead;
       - ``behind``: only the hands behind give up, ``(1 - p_win) (1 - (1 - h g)^rounds)``,
         and every winner reaches the showdown. The consistent reading of "give up while
-        behind", and a call is then priced higher;
-      - ``bettors``: a later bet comes from the top ``g`` of the range, against which we win
-        ``p_bettors``; we call it when ``p_bettors`` beats that round's pot odds (the soft
-        step), so we give up with ``1 - (1 - g (1 - call))^rounds`` (``h`` is not used), and
-        the hands given up take their wins against the bettors, ``give_up * p_bettors``, with
-        them. Against a player who always bets that is ``p_win`` itself; against one who bets
-        only its strongest hands, a hand gives up seldom and loses little by it.
+        behind", and a call is then priced higher.
     * After our bet or raise an opponent that stays re-raises with its share
       ``raise / (call + raise)`` (where the cap leaves room); we then call one more bet when
       ``p_reraised`` beats the pot odds (the same soft step), else we fold.
@@ -334,9 +327,8 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
     """
     if candidate.kind == "fold":
         return FOLD_NOW
-    p_bettors = p_win if p_bettors is None else p_bettors
     shape = np.broadcast_shapes(np.shape(p_win), np.shape(p_called), np.shape(draw_share),
-                                np.shape(p_bettors), *(np.shape(x) for o in opponents
+                                *(np.shape(x) for o in opponents
                                   for x in (o.fold, o.call, o.raise_)))
     n = int(np.prod(shape))
 
@@ -362,10 +354,10 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
         float(candidate.added), candidate.aggressive, candidate.kind == "call",
         -1.0 if candidate.pot_fraction is None else candidate.pot_fraction,
         flat(p_win), flat(p_called), flat(p_called if p_reraised is None else p_reraised),
-        flat(draw_share), flat(p_bettors), tendencies,
+        flat(draw_share), tendencies,
         np.array([params.size_fold_exponent, params.future_bet_rate,
                   params.hf_given_bet_behind, params.call_margin,
-                  _GIVE_UP_MODES.index(params.give_up)]), out)
+                  1.0 if params.give_up == "behind" else 0.0]), out)
 
     def shaped(row: np.ndarray) -> Values:
         return float(row[0]) if shape == () else row.reshape(shape)
@@ -374,10 +366,6 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
     return EParams(p_w=p_w, es_w=pot_sd, eb_w=eb_w, p_vf=p_vf, es_vf=float(spot.pot +
                    candidate.added), eb_vf=float(candidate.added), p_hf=p_hf, eb_hf=bets_hf,
                    win=win)
-
-
-_GIVE_UP_MODES = ("independent", "behind", "bettors")
-"""``give_up``'s values in the order of the kernel's mode number."""
 
 
 @numba.njit(cache=True, nogil=True)
@@ -390,19 +378,17 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
                       stacks: np.ndarray, acting: np.ndarray, a: float, aggressive: bool,
                       is_call: bool, pot_fraction: float, p_win: np.ndarray,
                       p_called: np.ndarray, p_rr: np.ndarray, draw_share: np.ndarray,
-                      p_bettors: np.ndarray, tendencies: np.ndarray, params: np.ndarray,
-                      out: np.ndarray) -> None:
+                      tendencies: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
     """The model of :func:`heuristic_params` for each holding i, in one pass. ``spot``:
     pot, to call, our bet, our stack, bet unit, future unit, rounds left, top bet;
     ``tendencies[0|1|2, j, i]``: opponent j's fold, call, raise rates; ``params``: size
     fold exponent, future bet rate, give-up rate facing a bet while behind, call margin,
-    the give-up mode (its index in :data:`_GIVE_UP_MODES`); ``p_bettors``: our win
-    probability against the hands that bet later. ``out`` rows: Pw, ESw, EBw, Pvf, Phf,
-    EBhf, and the showdown win probability."""
+    1 if only hands behind give up (else 0). ``out`` rows: Pw, ESw, EBw, Pvf, Phf, EBhf,
+    and the showdown win probability."""
     pot, our_bet, stack = spot[0], spot[2], spot[3]
     bet_unit, future_unit, rounds, top_bet = spot[4], spot[5], spot[6], spot[7]
     exponent, rate, give_up_rate, margin = params[0], params[1], params[2], params[3]
-    mode = int(params[4])
+    only_behind = params[4] > 0.0
     k = calls.shape[0]
     n_opp = max(1, k)
     behind_after = stack - a
@@ -454,17 +440,11 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
         rest = 1.0 - reraise
         win = (rest * base + called_rr * prr) / (rest + called_rr) if rest + called_rr > 0 \
             else base
-        fold_now = bet_prob * (1.0 - call_later) + reraise * (1.0 - call_rr)
-        if mode == 1:
+        if only_behind:
             give_up = (1.0 - pw) * (1.0 - (1.0 - give_up_rate * aggression) ** rounds)
-        elif mode == 2:
-            later_bet = future_unit if is_limit else max(pot + a + their_calls, bet_unit)
-            later_pot = pot + a + their_calls + players * future_each
-            pays = _soft(p_bettors[i] - later_bet / max(later_pot + 2 * later_bet, 1.0),
-                         margin)
-            give_up = 1.0 - (1.0 - aggression * (1.0 - pays)) ** rounds
         else:
             give_up = 1.0 - (1.0 - give_up_rate * aggression * (1.0 - pw)) ** rounds
+        fold_now = bet_prob * (1.0 - call_later) + reraise * (1.0 - call_rr)
         hf_given_on = 1.0 - (1.0 - fold_now) * (1.0 - give_up)
         p_vf = everyone
         p_hf = (1.0 - p_vf) * hf_given_on
@@ -472,13 +452,9 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
         bets_sd = a + bet_prob * call_later * bet + called_rr * rr_bet + future_each
         pot_sd = (pot + a + their_calls + bet_prob * call_later * 2 * bet
                   + called_rr * 2 * rr_bet + players * future_each)
-        on_now = (1.0 - p_vf) * (1.0 - fold_now)
-        if mode == 2:
-            p_w = min(p_sd, on_now * max(0.0, win - give_up * p_bettors[i]))
-        else:
-            # the share of our wins that giving up later never costs
-            kept = 1.0 if mode == 1 else min(max(draw_share[i], 0.0), 1.0)
-            p_w = min(p_sd, win * (p_sd * (1.0 - kept) + on_now * kept))
+        # the share of our wins that giving up later never costs
+        kept = 1.0 if only_behind else min(max(draw_share[i], 0.0), 1.0)
+        p_w = min(p_sd, win * (p_sd * (1.0 - kept) + (1.0 - p_vf) * (1.0 - fold_now) * kept))
         out[0, i] = p_w
         out[1, i] = pot_sd
         out[2, i] = p_sd * bets_sd

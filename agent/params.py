@@ -66,7 +66,6 @@ class AgentParams(BaseModel):
     save_model: Literal["changed", "always", "never"]
     trace: bool
     lookahead: Literal[1, 2]
-    win_probability: Literal["ehs", "showdown"]
     evaluation: EvaluationParams
     selector: SelectorParams
     trust: TrustParams

@@ -35,7 +35,6 @@ from agent.strength.values import board_values
 from agent.trust import mixed
 from simulator import Action, GameConfig, Observation, Street
 from simulator.core.betting import Betting
-from simulator.core.equity import equities, multiway_equities
 
 Calibrated = Callable[[str, np.ndarray], "np.ndarray | float"]
 """A map of a river strength against an opponent (its situation's key) to a win
@@ -78,17 +77,6 @@ def spot_of(obs: Observation, opponents: Sequence[int], betting: Betting) -> Spo
         yet_to_act=tuple(betting.yet_to_act(s) for s in opponents),
         reraise_room=not game.is_limit or game.cap is None
         or top // game.bet_size(street) + 1 < game.cap)
-
-
-def showdown_wins(board: Sequence[int], weights: np.ndarray, holdings: np.ndarray,
-                  ehs: np.ndarray) -> np.ndarray:
-    """Each holding's exact showdown equity against the live opponents' ranges (one row of
-    ``weights`` each), every board to come enumerated; ``ehs`` where a range has nothing
-    left beside the holding. Heads-up it is EHS with every card to come as potential (Papp's
-    formula adds up to the equity), which one card of lookahead understates for draws."""
-    sd = (equities(board, weights[0], holdings) if weights.shape[0] == 1
-          else multiway_equities(board, list(weights), holdings))
-    return np.where(np.isnan(sd), ehs, sd)
 
 
 def _views(obs: Observation, hand: HandModel, modeller: OpponentModeller,
@@ -143,32 +131,23 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
     values = board_values(obs.board)
     views = _views(obs, hand, modeller, trust, weights, values.ehs_prime < ev.fold_value,
                    holdings)
-    p_win, shift = strength.ehs, None
-    if params.win_probability == "showdown":
-        p_win = showdown_wins(obs.board, weights, holdings, strength.ehs)
-        shift = p_win - strength.ehs  # what the cards after the next add, against any range
-
-    def against_top(keep: np.ndarray) -> np.ndarray:
-        hs = hs_against_tops(obs.board, weights, values.order, strength, keep, trust)
-        p = ehs_formulas(hs, strength.ppot, strength.npot)[0]
-        return p if shift is None else np.clip(p + shift, 0.0, 1.0)
-
-    p_called = p_reraised = p_win
+    p_called = p_reraised = strength.ehs
     if any(c.aggressive for c in cands):
         # an opponent calls with the top of its range and re-raises with the top of that,
         # as far as its bets are trusted
+        def against_top(keep: np.ndarray) -> np.ndarray:
+            hs = hs_against_tops(obs.board, weights, values.order, strength, keep, trust)
+            return ehs_formulas(hs, strength.ppot, strength.npot)[0]
         p_called = against_top(np.stack([1.0 - v.bet.fold for v in views]))
         p_reraised = against_top(np.stack([v.bet.raise_ for v in views]))
-    # the hands that bet a later round: the top of each range by its bet rate after a check
-    p_bettors = (against_top(np.stack([v.check.raise_ for v in views]))
-                 if ev.give_up == "bettors" else None)
+    p_win = strength.ehs
     if calibrated is not None and obs.street is Street.RIVER and len(opponents) == 1:
         key = situation(hand, opponents[0])
         p_win, p_called, p_reraised = (np.asarray(calibrated(key, x)) for x in
                                        (p_win, p_called, p_reraised))
     guesses = heuristic_estimates(spot, cands, p_win, p_called, p_reraised,
                                   draw_share(strength.hs_n, strength.ppot, strength.ehs),
-                                  views, ev, p_bettors)
+                                  views, ev)
     answers = (_chain_answers(modeller, hand, cands, opponents, ev.chain_threshold)
                if params.model == "full" else None)
     estimates = tuple(from_chains(cands, guesses, answers, obs.contributions[obs.seat],

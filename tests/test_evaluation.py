@@ -93,31 +93,6 @@ def test_facing_a_bet_after_a_check_on_the_flop_folds_weak_hands() -> None:
         assert e.p_sd + e.p_vf + e.p_hf == pytest.approx(1.0)
 
 
-def test_giving_up_to_bettors_follows_our_strength_against_them() -> None:
-    """``give_up: bettors`` on a turn call, one round left, worked by hand: the opponent bets
-    the river with g = 0.25 and we call it when our win probability against its bettors beats
-    the river's pot odds, 8 / (33.6 + 2 * 8) = 0.16 (the pot 20, our call of 4 and each
-    player's expected 0.6 bets of 8 a round to come)."""
-    spot = Spot(pot=20, to_call=4, our_bet=0, stack=1000, street=2, is_limit=True,
-                bet_unit=8, future_unit=8, opponent_calls=(0,), opponent_stacks=(1000,))
-    g = OpponentTendency(fold=0.0, call=0.75, raise_=0.25)
-    params = PARAMS.model_copy(update={"give_up": "bettors", "call_margin": 1e-6})
-    call = Candidate.call(spot)
-    pays = heuristic_params(spot, call, 0.6, 0.6, [g], params, p_bettors=0.3)
-    gives_up = heuristic_params(spot, call, 0.6, 0.6, [g], params, p_bettors=0.1)
-    assert pays.p_hf == pytest.approx(0.0, abs=1e-9) and pays.p_w == pytest.approx(0.6)
-    # the river bet comes a quarter of the time; the hands it beats take 0.1 of wins with it
-    assert gives_up.p_hf == pytest.approx(0.25)
-    assert gives_up.p_w == pytest.approx(0.6 - 0.25 * 0.1)
-    assert gives_up.value < pays.value
-    # against a player who always bets, the bettors are the whole range: call on or give up
-    always = OpponentTendency(fold=0.0, call=0.0, raise_=1.0)
-    for p in (0.1, 0.5):
-        e = heuristic_params(spot, call, p, p, [always], params, p_bettors=p)
-        assert e.p_hf == pytest.approx(0.0 if p > 0.2 else 1.0, abs=1e-6)
-        assert e.p_w == pytest.approx(p if p > 0.2 else 0.0, abs=1e-6)
-
-
 def test_probabilities_sum_to_one_and_bets_are_never_negative() -> None:
     rng = np.random.default_rng(3)
     for _ in range(300):

@@ -8,9 +8,11 @@ import pytest
 
 from agent.strength.against import top_share
 from agent.strength.board_table import board_table
+from agent.strength.range_strength import range_strength
 from agent.strength.sweeps import now_sums, potential_sums, top_sums
 from agent.strength.values import board_values
 from simulator.core.cards import parse_cards
+from simulator.core.equity import equities
 
 BOARDS = ["3h4cJh", "3h4cJh9d", "AsKsQs2s", "5c5d5h5s9c"]
 
@@ -71,3 +73,22 @@ def test_top_sums_equal_the_scalar_top_share(board: str) -> None:
         assert every[:, h] == pytest.approx([ahead, tied, ahead + tied + behind], abs=1e-9)
         one = top_sums(ranks, w, order, np.array([h]), keep[[h]])[:, 0]
         assert one == pytest.approx(every[:, h], abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_two_cards_of_potential_add_up_to_the_showdown_equity(seed: int) -> None:
+    """On the flop, ``HS (1 - NPOT) + (1 - HS) PPOT`` with both cards to come counts every
+    way to be ahead at the river: the exact equity, an oracle the potentials never use
+    (:mod:`simulator.core.equity`), for one holding (the count) and every holding (the
+    sweep). One card of potential falls short of it (a draw's second card)."""
+    board = parse_cards("3h4cJh")
+    ranks, w = _range("3h4cJh", seed)
+    live = np.flatnonzero(ranks)
+    exact = equities(board, w, live)
+    two = range_strength(board, w[None, :], live, lookahead=2).ehs
+    np.testing.assert_allclose(two, exact, atol=1e-9)
+    few = live[::173]
+    np.testing.assert_allclose(range_strength(board, w[None, :], few, lookahead=2).ehs,
+                               exact[::173], atol=1e-9)
+    one = range_strength(board, w[None, :], live, lookahead=1).ehs
+    assert np.abs(one - exact).max() > 0.05
