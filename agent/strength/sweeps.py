@@ -281,10 +281,11 @@ def _potential_every(now: np.ndarray, fin: np.ndarray, orders: np.ndarray, w: np
 @numba.njit(cache=True, nogil=True)
 def _potential_few(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
                    hold_b: np.ndarray, holdings: np.ndarray, out: np.ndarray) -> None:
-    """Per holding: count, per opponent holding, the runouts where we end ahead, tied and
-    where both are live (whole rows of ranks, a branch-free pass the compiler vectorises);
+    """Per holding: count, per opponent holding, the runouts where both are live and where
+    we end ahead or tied (whole rows of ranks, a branch-free pass the compiler vectorises);
     then weigh each opponent once by how it stands against us now."""
     n = now.shape[0]
+    met = np.zeros(n, dtype=np.int32)
     ahead = np.zeros(n, dtype=np.int32)
     tied = np.zeros(n, dtype=np.int32)
     for k in range(holdings.shape[0]):
@@ -293,6 +294,7 @@ def _potential_few(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np.n
         if r == 0:
             continue
         a, b = hold_a[h], hold_b[h]
+        met[:] = 0
         ahead[:] = 0
         tied[:] = 0
         for row in range(fin.shape[0]):
@@ -301,9 +303,9 @@ def _potential_few(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np.n
                 continue
             for o in range(n):
                 fo = np.int32(fin[row, o])
-                ahead[o] += np.int32(fo > f)
+                met[o] += np.int32(fo != 0)
+                ahead[o] += np.int32(fo > f)  # a larger rank is a weaker hand; 0 is dead
                 tied[o] += np.int32(fo == f)
-        met = _live_runouts(fin, h)
         a1 = a2 = lt = le = 0.0
         for o in range(n):
             x = w[o]
@@ -322,18 +324,6 @@ def _potential_few(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np.n
         out[1, k] += a2
         out[2, k] += lt
         out[3, k] += le
-
-
-@numba.njit(cache=True, nogil=True)
-def _live_runouts(fin: np.ndarray, h: int) -> np.ndarray:
-    """Per holding, the runouts (rows of ``fin``) where both it and ``h`` are live."""
-    met = np.zeros(fin.shape[1], dtype=np.int32)
-    for row in range(fin.shape[0]):
-        if fin[row, h] == 0:
-            continue
-        for o in range(fin.shape[1]):
-            met[o] += np.int32(fin[row, o] != 0)
-    return met
 
 
 def potential_sums(now: np.ndarray, fin: np.ndarray, w: np.ndarray, holdings: np.ndarray,
