@@ -96,15 +96,22 @@ def _mean_se(values: list[float]) -> tuple[float, float]:
     return float(x.mean()), float(se)
 
 
+def _blocks(path: str) -> dict[str, float]:
+    """Each block's mean by seed, from a file ``--json`` wrote."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return {str(k): float(v) for k, v in json.load(f)["blocks"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"{path}: not a file of block means written by --json ({exc})") \
+            from None
+
+
 def paired(first: str, second: str) -> str:
     """Second minus first, paired by the seeds both files hold."""
-    with open(first, encoding="utf-8") as f:
-        a = json.load(f)["blocks"]
-    with open(second, encoding="utf-8") as f:
-        b = json.load(f)["blocks"]
+    a, b = _blocks(first), _blocks(second)
     seeds = sorted(set(a) & set(b))
     if len(seeds) < 2:
-        raise SystemExit(f"{first} and {second} share {len(seeds)} seeds: 2 or more needed")
+        raise ValueError(f"{first} and {second} share {len(seeds)} seeds: 2 or more needed")
     mean, se = _mean_se([b[s] - a[s] for s in seeds])
     return f"{second} - {first}: {mean:+.3f} ± {se:.3f} SB/h ({len(seeds)} blocks)"
 
@@ -126,7 +133,10 @@ def main() -> None:
                         help="print B minus A from two --json files, paired by seed")
     args = parser.parse_args()
     if args.paired:
-        print(paired(*args.paired))
+        try:
+            print(paired(*args.paired))
+        except ValueError as exc:
+            parser.exit(2, f"tune_match.py: {exc}\n")
         return
     if args.rival is None:
         parser.error("name a rival (or give --paired A B)")
