@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
-from matchups import HEADS_UP_LIMIT, SIXMAX_NOLIMIT
+from matchups import HEADS_UP_LIMIT, SIXMAX_NOLIMIT, Seat
 
 from simulator.arena.blocks import play_block
 from simulator.arena.config import parse_config
@@ -57,8 +57,8 @@ def aivat_block(job: tuple[dict[str, Any], str, dict[str, Any], str, int, int]
     config = parse_config({
         "game": GAMES[game], "hands": deals, "block_size": deals, "seed": seed,
         "duplicate": True, "workers": 1, "output": {"dir": "unused", "plots": False},
-        "seats": [{"name": "hero", "bot": "heuristic", "params": hero_params},
-                  {"name": "rival", "bot": rival, "params": rival_params}]}, "tune_match")
+        "seats": [Seat("hero", "heuristic", hero_params).as_config(),
+                  Seat("rival", rival, rival_params).as_config()]}, "tune_match")
     outcome = play_block(config, 0)
     if outcome.record is None:
         raise RuntimeError(f"seed {seed}: {outcome.error}")

@@ -41,6 +41,7 @@ import numba
 import numpy as np
 
 from simulator.core.board_ranks import HOLD_A, HOLD_B
+from simulator.core.equity import showdown_counts
 
 FEW = 8  # up to this many holdings, a direct pass each is cheaper than a sweep
 
@@ -281,31 +282,19 @@ def _potential_every(now: np.ndarray, fin: np.ndarray, orders: np.ndarray, w: np
 @numba.njit(cache=True, nogil=True)
 def _potential_few(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
                    hold_b: np.ndarray, holdings: np.ndarray, out: np.ndarray) -> None:
-    """Per holding: count, per opponent holding, the runouts where both are live and where
-    we end ahead or tied (whole rows of ranks, a branch-free pass the compiler vectorises);
-    then weigh each opponent once by how it stands against us now."""
+    """Per holding: its :func:`~simulator.core.equity.showdown_counts` against every
+    opponent holding, then each opponent weighed once by how it stands against us now."""
     n = now.shape[0]
-    met = np.zeros(n, dtype=np.int32)
-    ahead = np.zeros(n, dtype=np.int32)
-    tied = np.zeros(n, dtype=np.int32)
+    met = np.empty(n, dtype=np.int32)
+    ahead = np.empty(n, dtype=np.int32)
+    tied = np.empty(n, dtype=np.int32)
     for k in range(holdings.shape[0]):
         h = holdings[k]
         r = now[h]
         if r == 0:
             continue
         a, b = hold_a[h], hold_b[h]
-        met[:] = 0
-        ahead[:] = 0
-        tied[:] = 0
-        for row in range(fin.shape[0]):
-            f = np.int32(fin[row, h])
-            if f == 0:
-                continue
-            for o in range(n):
-                fo = np.int32(fin[row, o])
-                met[o] += np.int32(fo != 0)
-                ahead[o] += np.int32(fo > f)  # a larger rank is a weaker hand; 0 is dead
-                tied[o] += np.int32(fo == f)
+        showdown_counts(fin, h, met, ahead, tied)
         a1 = a2 = lt = le = 0.0
         for o in range(n):
             x = w[o]

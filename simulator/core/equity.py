@@ -70,30 +70,41 @@ def _board(board: Sequence[int]) -> tuple[int, ...]:
 
 
 @numba.njit(cache=True, nogil=True)
-def _one(fin: np.ndarray, hero: int, opp: np.ndarray, w: np.ndarray) -> float:
-    """Equity of ``hero`` over the rows of ``fin`` against the listed opponents.
-
-    Per opponent holding, it counts the runouts where both are live and twice the share
-    won there, over whole rows of ranks (a branch-free pass the compiler vectorises); the
-    weights come in once per opponent at the end.
-    """
-    n = fin.shape[1]
-    won = np.zeros(n, dtype=np.int32)  # twice the showdowns won: a tie counts 1
-    met = np.zeros(n, dtype=np.int32)  # runouts where both holdings are live
+def showdown_counts(fin: np.ndarray, hero: int, met: np.ndarray, ahead: np.ndarray,
+                    tied: np.ndarray) -> None:
+    """Per opponent holding o, over the rows of ``fin`` (ranks of every holding on each
+    runout; lower is stronger, 0 dead) where ``hero`` is live: the runouts where o is live
+    too (``met``), where ``hero`` ends ahead of o (``ahead``) and where they tie (``tied``).
+    A branch-free pass over whole rows, which the compiler vectorises; weights come in
+    afterwards, once per opponent."""
+    met[:] = 0
+    ahead[:] = 0
+    tied[:] = 0
     for r in range(fin.shape[0]):
         mine = np.int32(fin[r, hero])
         if mine == 0:
             continue
-        for o in range(n):
+        for o in range(fin.shape[1]):
             theirs = np.int32(fin[r, o])
-            live = np.int32(theirs != 0)
-            met[o] += live
-            won[o] += live * (np.int32(mine < theirs) * 2 + np.int32(mine == theirs))
+            met[o] += np.int32(theirs != 0)
+            ahead[o] += np.int32(mine < theirs)
+            tied[o] += np.int32(mine == theirs)
+
+
+@numba.njit(cache=True, nogil=True)
+def _one(fin: np.ndarray, hero: int, opp: np.ndarray, w: np.ndarray) -> float:
+    """Equity of ``hero`` over the rows of ``fin`` against the listed opponents: its
+    :func:`showdown_counts`, a tie counting half, weighed per opponent."""
+    n = fin.shape[1]
+    met = np.empty(n, dtype=np.int32)
+    ahead = np.empty(n, dtype=np.int32)
+    tied = np.empty(n, dtype=np.int32)
+    showdown_counts(fin, hero, met, ahead, tied)
     share = 0.0
     mass = 0.0
     for i in range(opp.shape[0]):
         o = opp[i]
-        share += w[o] * won[o]
+        share += w[o] * (2 * ahead[o] + tied[o])
         mass += w[o] * met[o]
     return min(0.5 * share / mass, 1.0) if mass > 0 else np.nan
 
