@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -136,12 +137,20 @@ def _resolved(path: Path) -> dict[str, Any]:
     return data
 
 
+@lru_cache(maxsize=1)
+def _packaged_defaults() -> dict[str, Any]:
+    """The packaged defaults with their sections, parsed once per process: a package's files
+    do not change under the program running it, and a parse costs more than building the
+    rest of an agent."""
+    return _resolved(DEFAULT_FILE)
+
+
 def load_agent_params(config: str | Path | None = None,
                       overrides: Mapping[str, Any] | None = None) -> AgentParams:
     """The packaged defaults, with ``config`` (a user's file: only what it changes) merged
     over them and ``overrides`` (dotted keys) applied; ``AgentParamsError`` names the first
     bad key."""
-    data = _resolved(DEFAULT_FILE)
+    data = copy.deepcopy(_packaged_defaults())
     path = DEFAULT_FILE
     if config is not None:
         path = Path(config).expanduser()

@@ -9,7 +9,11 @@ import pytest
 import yaml
 
 from agent.params import DEFAULT_FILE, AgentParamsError, load_agent_params
-from agent.preflop.params import DEFAULT_PARAMS_FILE
+from agent.preflop.params import (
+    DEFAULT_PARAMS_FILE,
+    default_preflop_params,
+    load_preflop_params,
+)
 from simulator.core.packaged import packaged_file
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "configs" / "agents"
@@ -78,3 +82,20 @@ def test_the_examples_load_and_copy_no_default(example: Path) -> None:
     copied = {key for key, value in _leaves(data).items()
               if key in _leaves(defaults) and _leaves(defaults)[key] == value}
     assert not copied, f"{example.name} repeats the defaults of {sorted(copied)}"
+
+
+def test_the_defaults_are_parsed_once_and_never_shared() -> None:
+    """Every agent reads the packaged defaults from one parse per process; what one caller
+    overrides never reaches the next."""
+    tuned = load_agent_params(None, {"selector.temperature": 0.5, "modeller.min_matches": 3})
+    plain = load_agent_params()
+    assert tuned.selector.temperature == 0.5 and tuned.modeller["min_matches"] == 3
+    assert plain.selector.temperature == yaml.safe_load(
+        DEFAULT_FILE.read_text())["selector"]["temperature"] != 0.5
+    assert plain.modeller["min_matches"] != 3
+    assert plain == load_agent_params()
+
+
+def test_the_packaged_preflop_params_are_read_once() -> None:
+    assert default_preflop_params() is default_preflop_params()
+    assert default_preflop_params() == load_preflop_params(DEFAULT_PARAMS_FILE)

@@ -171,3 +171,27 @@ def test_the_game_section_is_game_config_itself() -> None:
     with pytest.raises(ConfigError, match=r"^config: game.blinds\[1\]: expected a valid "
                                           r"integer, got True"):
         parse_config(_base(game={"blinds": [1, True]}))
+
+
+def test_seats_with_the_same_bot_are_checked_once_and_the_first_is_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import simulator.arena.tournament as tournament_module
+
+    built: list[str] = []
+    trial = tournament_module._trial_build
+
+    def counted(spec: object, params: object, name: str, timeout: float | None) -> str | None:
+        built.append(name)
+        return trial(spec, params, name, timeout)
+
+    monkeypatch.setattr(tournament_module, "_trial_build", counted)
+    seats = [{"name": "a", "bot": "random"}, {"name": "b", "bot": "random"},
+             {"name": "c", "bot": "random", "params": {"fold": 0.5, "call": 0.5, "raise": 0.0}},
+             {"name": "d", "bot": "call"}, {"name": "e", "bot": "random"}]
+    check_bots(parse_config({**_base(), "seats": seats}))
+    assert built == ["a", "c", "d"]
+    bad = {"fold": -1.0, "call": 0.5, "raise": 0.5}
+    seats = [{"name": "x", "bot": "call"}, {"name": "y", "bot": "random", "params": bad},
+             {"name": "z", "bot": "random", "params": bad}]
+    with pytest.raises(ConfigError, match=r"^seats\[1\] \(y\): "):
+        check_bots(parse_config({**_base(), "seats": seats}))

@@ -48,6 +48,21 @@ def test_potential_sums_every_equals_one_at_a_time(board: str, look: int) -> Non
         assert every[:, h] == pytest.approx(one, rel=1e-9, abs=1e-9)
 
 
+@pytest.mark.parametrize("asked", [np.arange(1326), np.array([5, 300, 1200])],
+                         ids=["every", "few"])
+def test_several_opponents_are_each_opponent_alone(asked: np.ndarray) -> None:
+    """Weight arrays of several opponents at once (one count of each holding's runouts
+    serves them all) give each opponent's sums as asked alone, bit for bit."""
+    ranks = board_table(parse_cards("3h4cJh")).ranks
+    fin = board_table(parse_cards("3h4cJh")).future(1)[1]
+    w = np.stack([_range("3h4cJh", seed)[1] for seed in (4, 5, 6)])
+    together = potential_sums(ranks, fin, w, asked)
+    assert together.shape == (3, 4, asked.shape[0])
+    for j in range(3):
+        assert np.array_equal(together[j], potential_sums(ranks, fin, w[j], asked))
+    assert not np.array_equal(together[0], together[1])
+
+
 def test_potential_sums_give_the_scalar_hp_matrix() -> None:
     ranks, w = _range("3h4cJh", 3)
     table = board_table(parse_cards("3h4cJh"))

@@ -18,6 +18,7 @@ agent.preflop.errors.PreflopParamsError: preflop params: tightnes: unknown key (
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -147,3 +148,9 @@ def load_preflop_params(source: str | Path | Mapping[str, Any]) -> PreflopParams
         return _ADAPTER.validate_python(dict(data))
     except ValidationError as exc:
         raise PreflopParamsError(validation_message(exc, name, PreflopParams)) from None
+
+
+@lru_cache(maxsize=1)
+def default_preflop_params() -> PreflopParams:
+    """The packaged parameters (``DEFAULT_PARAMS_FILE``, frozen), parsed once per process."""
+    return load_preflop_params(DEFAULT_PARAMS_FILE)

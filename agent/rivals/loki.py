@@ -87,7 +87,7 @@ from agent.defense import DefenseParams
 from agent.modeller import ModellerParams, OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.preflop.expert import PreflopExpert
-from agent.preflop.params import DEFAULT_PARAMS_FILE, load_preflop_params
+from agent.preflop.params import default_preflop_params
 from agent.preflop_policy import PreflopRows, preflop_rows
 from agent.rivals.betting import bet_or_raise, check_or_fold, pot_odds, pot_raise_to
 from agent.rivals.params import LokiParams, RivalParamsError, validated
@@ -333,7 +333,7 @@ class LokiBot(BaseBot):
         self.rules = LokiRules(p.make2, p.make1, p.spread, p.odds_spread)
         self.lookahead = p.lookahead
         self.modeller = OpponentModeller(LOKI_MODELLER, mode=p.model, contexts="papp")
-        params = load_preflop_params(DEFAULT_PARAMS_FILE)
+        params = default_preflop_params()
         if p.tightness is not None:
             params = replace(params, tightness=p.tightness)
         self.expert = PreflopExpert(params)

@@ -107,10 +107,11 @@ def _potentials(table: BoardTable, w: np.ndarray, uniform: np.ndarray, asked: np
     k = w.shape[0]
     field = np.zeros((4, asked.shape[0]))
     marginals = np.zeros((3, asked.shape[0]))
+    every = potential_sums(ranks, fin, w, asked, orders)
     for j in range(k):
         mass = sums[j].sum(axis=0)
         scale = ratio(np.ones_like(mass), k * mass)
-        own = potential_sums(ranks, fin, w[j], asked, orders)
+        own = every[j]
         if empty[j].any():
             own[:, empty[j]] = potential_sums(ranks, fin, uniform, asked[empty[j]], orders)
         field += own * scale

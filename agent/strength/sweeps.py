@@ -283,57 +283,62 @@ def _potential_every(now: np.ndarray, fin: np.ndarray, orders: np.ndarray, w: np
 def _potential_few(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
                    hold_b: np.ndarray, holdings: np.ndarray, out: np.ndarray) -> None:
     """Per holding: its :func:`~simulator.core.equity.showdown_counts` against every
-    opponent holding, then each opponent weighed once by how it stands against us now."""
-    n = now.shape[0]
+    opponent holding (once, whatever the number of weight rows), then each opponent weighed
+    once per weight row ``w[j]`` by how it stands against us now."""
+    k, n = w.shape
     met = np.empty(n, dtype=np.int32)
     ahead = np.empty(n, dtype=np.int32)
     tied = np.empty(n, dtype=np.int32)
-    for k in range(holdings.shape[0]):
-        h = holdings[k]
+    for q in range(holdings.shape[0]):
+        h = holdings[q]
         r = now[h]
         if r == 0:
             continue
         a, b = hold_a[h], hold_b[h]
         showdown_counts(fin, h, met, ahead, tied)
-        a1 = a2 = lt = le = 0.0
-        for o in range(n):
-            x = w[o]
-            if x == 0.0 or now[o] == 0 or hold_a[o] == a or hold_a[o] == b \
-                    or hold_b[o] == a or hold_b[o] == b:
-                continue
-            ro = now[o]
-            behind_end = met[o] - ahead[o] - tied[o]
-            if ro <= r:
-                a1 += x * ahead[o]
-            if ro < r:
-                a2 += x * (ahead[o] + tied[o])
-            lt += x * behind_end
-            le += x * (behind_end + tied[o])
-        out[0, k] += a1
-        out[1, k] += a2
-        out[2, k] += lt
-        out[3, k] += le
+        for j in range(k):
+            a1 = a2 = lt = le = 0.0
+            for o in range(n):
+                x = w[j, o]
+                if x == 0.0 or now[o] == 0 or hold_a[o] == a or hold_a[o] == b \
+                        or hold_b[o] == a or hold_b[o] == b:
+                    continue
+                ro = now[o]
+                behind_end = met[o] - ahead[o] - tied[o]
+                if ro <= r:
+                    a1 += x * ahead[o]
+                if ro < r:
+                    a2 += x * (ahead[o] + tied[o])
+                lt += x * behind_end
+                le += x * (behind_end + tied[o])
+            out[j, 0, q] += a1
+            out[j, 1, q] += a2
+            out[j, 2, q] += lt
+            out[j, 3, q] += le
 
 
 def potential_sums(now: np.ndarray, fin: np.ndarray, w: np.ndarray, holdings: np.ndarray,
                    orders: np.ndarray | None = None) -> np.ndarray:
     """``(a1, a2, f_lt, f_le)`` of each holding over the runout rows ``fin`` (see the module
-    docstring): shape (4, len(holdings)); zeros for a holding clashing with the board.
+    docstring): shape (4, len(holdings)), or (k, 4, len(holdings)) for k weight arrays
+    ``w`` of shape (k, 1326), one per opponent; zeros for a holding clashing with the board.
     ``orders`` (each row's live holdings worst first, as ``BoardRanks.orders`` keeps them)
     saves sorting the rows."""
     holdings = np.asarray(holdings, dtype=np.int64)
-    w = np.ascontiguousarray(w, dtype=np.float64)
+    rows = np.ascontiguousarray(np.atleast_2d(w), dtype=np.float64)
     if holdings.shape[0] <= FEW:
-        out = np.zeros((4, holdings.shape[0]))
-        _potential_few(now, fin, w, HOLD_A, HOLD_B, holdings, out)
-        return out
-    if orders is None:
-        ranks = fin.astype(np.int64)
-        orders = np.argsort(-ranks, axis=1, kind="stable")
-        orders[np.take_along_axis(ranks, orders, axis=1) == 0] = -1
-    full = np.zeros((4, now.shape[0]))
-    _potential_every(now, fin, orders, w, HOLD_A, HOLD_B, full)
-    return full[:, holdings]
+        out = np.zeros((rows.shape[0], 4, holdings.shape[0]))
+        _potential_few(now, fin, rows, HOLD_A, HOLD_B, holdings, out)
+    else:
+        if orders is None:
+            ranks = fin.astype(np.int64)
+            orders = np.argsort(-ranks, axis=1, kind="stable")
+            orders[np.take_along_axis(ranks, orders, axis=1) == 0] = -1
+        full = np.zeros((rows.shape[0], 4, now.shape[0]))
+        for j in range(rows.shape[0]):
+            _potential_every(now, fin, orders, rows[j], HOLD_A, HOLD_B, full[j])
+        out = full[:, :, holdings]
+    return out[0] if np.ndim(w) == 1 else out
 
 
 # --- the top of a range ------------------------------------------------------------------

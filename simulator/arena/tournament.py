@@ -300,8 +300,14 @@ def check_bots(config: TournamentConfig) -> None:
     """Resolve every seat's bot and build one now (guarded like every bot call, its prints
     dropped: a worker builds it again), so a typo is refused before any work. The trial
     build runs in a forked child where the system allows it, so a constructor that ends the
-    process or hangs past ``bot_timeout`` is that seat's error, not the end of the run."""
+    process or hangs past ``bot_timeout`` is that seat's error, not the end of the run.
+    Seats with the same bot and params are one check (the first of them is named): the
+    same constructor with the same arguments, which six-max self-play would fork six times."""
+    checked: list[tuple[str, Any]] = []
     for i, seat in enumerate(config.seats):
+        if (seat.bot, seat.params) in checked:
+            continue
+        checked.append((seat.bot, seat.params))
         check_seat(seat, config.game_config(), len(config.seats), config.bot_timeout,
                    f"seats[{i}] ({seat.name})")
 
