@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -44,7 +43,12 @@ from agent.preflop.params import PreflopParams, load_preflop_params
 from agent.selector import SelectorParams
 from agent.trust import TrustParams
 from simulator import HoldemError
-from simulator.arena.validation import ValidationInputError, read_yaml, validation_message
+from simulator.arena.validation import (
+    ValidationInputError,
+    read_packaged_yaml,
+    read_yaml,
+    validation_message,
+)
 from simulator.core.packaged import packaged_file
 
 DEFAULT_FILE = packaged_file("agent", "data", "default.yaml")
@@ -96,8 +100,9 @@ def _set(data: dict[str, Any], dotted: str, value: Any) -> None:
 
 
 def _read(path: Path, what: str) -> dict[str, Any]:
+    packaged = path == DEFAULT_FILE or path.parent in SECTIONS.values()
     try:
-        data = read_yaml(path)
+        data = read_packaged_yaml(path) if packaged else read_yaml(path)
     except ValidationInputError as exc:
         raise AgentParamsError(f"{what}{exc}") from None
     if not isinstance(data, dict):
@@ -137,20 +142,12 @@ def _resolved(path: Path) -> dict[str, Any]:
     return data
 
 
-@lru_cache(maxsize=1)
-def _packaged_defaults() -> dict[str, Any]:
-    """The packaged defaults with their sections, parsed once per process: a package's files
-    do not change under the program running it, and a parse costs more than building the
-    rest of an agent."""
-    return _resolved(DEFAULT_FILE)
-
-
 def load_agent_params(config: str | Path | None = None,
                       overrides: Mapping[str, Any] | None = None) -> AgentParams:
     """The packaged defaults, with ``config`` (a user's file: only what it changes) merged
     over them and ``overrides`` (dotted keys) applied; ``AgentParamsError`` names the first
     bad key."""
-    data = copy.deepcopy(_packaged_defaults())
+    data = _resolved(DEFAULT_FILE)
     path = DEFAULT_FILE
     if config is not None:
         path = Path(config).expanduser()

@@ -14,6 +14,7 @@ from agent.preflop.params import (
     default_preflop_params,
     load_preflop_params,
 )
+from simulator.arena import validation
 from simulator.core.packaged import packaged_file
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "configs" / "agents"
@@ -96,6 +97,19 @@ def test_the_defaults_are_parsed_once_and_never_shared() -> None:
     assert plain == load_agent_params()
 
 
-def test_the_packaged_preflop_params_are_read_once() -> None:
-    assert default_preflop_params() is default_preflop_params()
-    assert default_preflop_params() == load_preflop_params(DEFAULT_PARAMS_FILE)
+def test_the_packaged_files_are_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The agent's defaults, their pre-flop section and `loki`'s pre-flop parameters (the
+    same file) come from one parse of each file, however often they are asked for."""
+    parsed: list[str] = []
+    read = validation.read_yaml
+
+    def counted(path: Path) -> Any:
+        parsed.append(str(path))
+        return read(path)
+
+    monkeypatch.setattr(validation, "read_yaml", counted)
+    validation._parsed_once.cache_clear()
+    for _ in range(3):
+        load_agent_params()
+        assert default_preflop_params() == load_preflop_params(DEFAULT_PARAMS_FILE)
+    assert sorted(parsed) == sorted([str(DEFAULT_FILE), str(DEFAULT_PARAMS_FILE)])

@@ -18,7 +18,6 @@ agent.preflop.errors.PreflopParamsError: preflop params: tightnes: unknown key (
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -26,7 +25,12 @@ from pydantic import ConfigDict, Field, Strict, TypeAdapter, ValidationError
 from pydantic.dataclasses import dataclass
 
 from agent.preflop.errors import PreflopParamsError
-from simulator.arena.validation import ValidationInputError, read_yaml, validation_message
+from simulator.arena.validation import (
+    ValidationInputError,
+    read_packaged_yaml,
+    read_yaml,
+    validation_message,
+)
 from simulator.core.packaged import packaged_file
 
 DEFAULT_PARAMS_FILE = packaged_file("agent.preflop", "data", "preflop.yaml")
@@ -150,7 +154,6 @@ def load_preflop_params(source: str | Path | Mapping[str, Any]) -> PreflopParams
         raise PreflopParamsError(validation_message(exc, name, PreflopParams)) from None
 
 
-@lru_cache(maxsize=1)
 def default_preflop_params() -> PreflopParams:
-    """The packaged parameters (``DEFAULT_PARAMS_FILE``, frozen), parsed once per process."""
-    return load_preflop_params(DEFAULT_PARAMS_FILE)
+    """The packaged parameters (``DEFAULT_PARAMS_FILE``, its text parsed once per process)."""
+    return load_preflop_params(read_packaged_yaml(DEFAULT_PARAMS_FILE))

@@ -17,8 +17,10 @@ agent.yaml: temprature: unknown key
 
 from __future__ import annotations
 
+import copy
 import difflib
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
@@ -174,3 +176,15 @@ def read_yaml(path: str | Path) -> Any:
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ValidationInputError(f"{path}: not valid YAML{where}: {problem}") from None
+
+
+def read_packaged_yaml(path: Path) -> Any:
+    """:func:`read_yaml` of a data file shipped in a package: parsed once per process (a
+    package's files do not change under the program running it, and a parse costs more
+    than building a bot), a fresh copy on every call."""
+    return copy.deepcopy(_parsed_once(Path(path)))
+
+
+@lru_cache(maxsize=16)
+def _parsed_once(path: Path) -> Any:
+    return read_yaml(path)
