@@ -10,6 +10,14 @@ and never look at the price or at the opponent in front of them.
   bet, the agent calls instead if its equity against the opponents' modelled ranges (which
   the modeller has already narrowed on their raises), discounted by ``realization`` for
   playing the rest of the hand after the flop, beats the pot odds.
+* **Steals** (``steal``). The rules do not ask whether the opponents fold: heads-up they
+  limp most hands from the button against a player who folds its big blind to a raise with
+  most of its hands. So when the rules do not raise, the agent raises instead (as Make4
+  would) if the raise is worth more than the best of folding and calling by a one-street
+  account: the chance ``F`` that every opponent folds (the modeller's frequencies) takes the
+  pot, and otherwise the hand plays for its realized equity against the ranges that call
+  (:func:`worth_stealing`). Against players who never fold, ``F`` is 0 and only strong hands
+  clear it.
 * **Value raises** (``value_raise``). The rules call or check with hands that are well ahead
   of what an opponent really plays: against a player that raises or calls every hand, half
   the deck. Each bet that goes in when our share of the pot is above an equal share earns
@@ -56,6 +64,8 @@ class DefenseParams(BaseModel):
     """Raise where the rules do not and the hand's equity clears ``value_edge``."""
     value_edge: float = Field(gt=0, le=10)
     """The equity times the players in the hand at which a hand raises for value."""
+    steal: bool
+    """Raise where the rules do not and the chance that all fold pays for it."""
 
 
 @overload
@@ -88,6 +98,34 @@ def worth_raising(share: float | np.ndarray, players: int, params: DefenseParams
     (elementwise for an array of shares); whether value raises are on is the caller's
     question, as the defence's is."""
     return share * players >= params.value_edge
+
+
+def worth_stealing(equity: np.ndarray, called: np.ndarray, fold_all: float, pot: int,
+                   to_call: int, added: int, pot_called: int, params: DefenseParams
+                   ) -> np.ndarray:
+    """Whether a raise adding ``added`` chips beats both folding (0) and calling ``to_call``
+    into ``pot``, elementwise over holdings. With ``equity`` against the ranges now, ``called``
+    against the ranges that call the raise, ``fold_all`` the chance that every opponent folds,
+    ``pot_called`` the pot once all call and ``r`` the realization, in chips from now:
+
+        raise: F * pot + (1 - F) * (r * called * pot_called - added)
+        call:  r * equity * (pot + to_call) - to_call  (a check when to_call is 0)
+
+    From the button heads-up (pot 3, a raise to 4 adds 3, the big blind calls 2 more), a hand
+    with equity 0.5 now and 0.4 against the hands that call: when half the big blind's hands
+    fold the raise is worth 1.5 + 0.5 (0.8 x 0.4 x 8 - 3) = 1.28 against the call's 0.6; when
+    none fold, -0.44.
+
+    >>> from agent.params import load_agent_params
+    >>> p = load_agent_params().defense
+    >>> eq, called = np.array([0.5]), np.array([0.4])
+    >>> [bool(worth_stealing(eq, called, f, 3, 1, 3, 8, p)[0]) for f in (0.5, 0.0)]
+    [True, False]
+    """
+    r = params.realization
+    raised = fold_all * pot + (1.0 - fold_all) * (r * called * pot_called - added)
+    stayed = r * equity * (pot + to_call) - to_call
+    return np.asarray(raised > np.maximum(stayed, 0.0))
 
 
 def preflop_equities(holdings: np.ndarray, weights: Sequence[np.ndarray]) -> np.ndarray:

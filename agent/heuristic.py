@@ -40,7 +40,7 @@ from agent.modeller import OpponentModeller
 from agent.params import AgentParams, identity, load_agent_params
 from agent.postflop import PostflopRows, postflop_rows
 from agent.preflop.expert import PreflopExpert
-from agent.preflop_policy import PreflopRows, preflop_rows
+from agent.preflop_policy import PreflopRows, preflop_rows, raise_answers
 from agent.selector import draw_index
 from agent.strength.range_strength import range_strength
 from agent.trace_records import decision_record, end_record
@@ -192,7 +192,8 @@ class HeuristicAgent(BaseBot):
         """The decision at ``obs`` for each holding (indices): the whole pipeline, read only."""
         path = self.modeller.path_at(obs.history, obs.board, obs.street)
         if obs.street is Street.PREFLOP:
-            return preflop_rows(obs, path, self.expert, self.params.defense, holdings)
+            return preflop_rows(obs, path, self.expert, self.params.defense, holdings,
+                                raise_answers(self.modeller))
         return postflop_rows(obs, path[-1], self.modeller, self.trust.alpha, self.params,
                              holdings, self.calibration.win
                              if self.params.calibration.enabled else None)

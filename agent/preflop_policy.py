@@ -14,28 +14,61 @@ taken the action we took there (Bayes; each strategy acts deterministically give
 A holding no strategy explains keeps the prior: it is a hand we could not have, and any
 distribution will do for it.
 
-**The defence and value raises** (:mod:`agent.defense`), with the ranges as they stood at
-that decision. Where a strategy folds a hand that faces a bet, the hand calls instead if its
-equity against the opponents' ranges, discounted by ``realization``, beats the pot odds.
-Where a strategy does not raise a hand whose equity clears the value bar, the hand raises
-as the most aggressive rule would (Make4's raise).
+**The defence, value raises and steals** (:mod:`agent.defense`), with the ranges as they
+stood at that decision. Where a strategy folds a hand that faces a bet, the hand calls
+instead if its equity against the opponents' ranges, discounted by ``realization``, beats
+the pot odds. Where a strategy does not raise a hand whose equity clears the value bar, or
+(with ``steal``) whose raise the chance that all fold pays for, the hand raises as the most
+aggressive rule would (Make4's raise). The steal's answers (how likely all fold, and the
+ranges that call) come from the modeller, as :func:`raise_answers` reads them; at an earlier
+decision of the hand they are read with the frequencies the modeller holds now.
 
 The row of a holding is the chance of each distinct action, summed over the strategies.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from agent.defense import DefenseParams, preflop_equities, worth_calling, worth_raising
+from agent.defense import (
+    DefenseParams,
+    preflop_equities,
+    worth_calling,
+    worth_raising,
+    worth_stealing,
+)
+from agent.modeller import OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.preflop.expert import PreflopExpert
 from agent.preflop.situation import Situation, situation_of
-from simulator import Action, ActionKind, Observation, Street
+from simulator import Action, ActionKind, ActionRecord, Observation, Street
 from simulator.core.state import observations_along
+
+RaiseAnswers = Callable[[Observation, int], tuple[float, list[np.ndarray]]]
+"""Given a decision and a raise-to amount: the chance that every live opponent folds to
+that raise, and each one's range had it called."""
+
+
+def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
+    """How the opponents answer a raise of ours, as ``modeller`` sees them: each folds at its
+    frequency in the context the raise leaves it in, and a call narrows its range as a real
+    call would (the hand stepped on a copy through our raise and their calls)."""
+    def answers(obs: Observation, raise_to: int) -> tuple[float, list[np.ndarray]]:
+        hand = modeller.path_at(obs.history, obs.board, obs.street)[-1]
+        ours = ActionRecord(obs.seat, obs.street, ActionKind.RAISE, raise_to,
+                            raise_to - obs.bets[obs.seat])
+        fold_all, calls = 1.0, [ours]
+        for seat in obs.live_opponents:
+            fold_all *= modeller.frequencies(seat, obs.street,
+                                             modeller.context(seat, True, hand))[0]
+            added = min(raise_to - obs.bets[seat], obs.stacks[seat])
+            calls.append(ActionRecord(seat, obs.street, ActionKind.CALL, None, added))
+        after = modeller.path_at((*obs.history, *calls), obs.board, obs.street)[-1]
+        return fold_all, [after.weights[s].weights for s in obs.live_opponents]
+    return answers
 
 
 @dataclass(frozen=True)
@@ -101,18 +134,34 @@ class _Choices:
                           spread(self.valued) if self.raises.any() else plain)
 
 
+def _steals(obs: Observation, equity: np.ndarray, raise_to: int, answers: RaiseAnswers,
+            holdings: np.ndarray, defense: DefenseParams) -> np.ndarray:
+    """The holdings whose raise to ``raise_to`` the chance that all fold pays for."""
+    fold_all, called = answers(obs, raise_to)
+    added = raise_to - obs.bets[obs.seat]
+    pot_called = obs.pot + added + sum(min(raise_to - obs.bets[s], obs.stacks[s])
+                                       for s in obs.live_opponents)
+    return worth_stealing(equity, preflop_equities(holdings, called), fold_all, obs.pot,
+                          obs.legal.call_amount, added, pot_called, defense
+                          ).reshape(len(holdings))
+
+
 def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
-             hand: HandModel, strategies: tuple[str, ...], holdings: np.ndarray) -> _Choices:
+             hand: HandModel, strategies: tuple[str, ...], holdings: np.ndarray,
+             answers: RaiseAnswers | None = None) -> _Choices:
     """Each strategy's action at the decision ``obs`` (``hand``: the modeller's picture
-    then), with the defence and the value raise for the holdings their equity pays for."""
+    then), with the defence, the value raise and the steal for the holdings they pay for
+    (``answers``: the opponents' answers to a raise, asked only with ``defense.steal``)."""
     situation = situation_of(hand.betting, obs.seat, expert.params.probability_play)
     plain = tuple(expert.action_for(s, obs, situation) for s in strategies)
     none = np.zeros(len(holdings), dtype=bool)
     defend = defense.enabled and any(a.kind is ActionKind.FOLD for a in plain)
     value = expert.action_for("make4", obs, situation)
-    can_value = defense.value_raise and value.kind is ActionKind.RAISE and any(
+    can_raise = value.kind is ActionKind.RAISE and any(
         a.kind is not ActionKind.RAISE for a in plain)
-    if not defend and not can_value:
+    can_value = defense.value_raise and can_raise
+    can_steal = defense.steal and answers is not None and can_raise
+    if not defend and not can_value and not can_steal:
         return _Choices(plain, plain, plain, none, none, None)
     ranges = [hand.weights[s].weights for s in obs.live_opponents if s in hand.weights]
     equity = preflop_equities(holdings, ranges)
@@ -120,15 +169,19 @@ def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
             .reshape(len(holdings)) if defend else none)
     raises = (np.asarray(worth_raising(equity, len(obs.live_opponents) + 1, defense))
               .reshape(len(holdings)) if can_value else none)
+    if can_steal and answers is not None and value.amount is not None:
+        raises = raises | _steals(obs, equity, value.amount, answers, holdings, defense)
     defended = tuple(Action.call() if a.kind is ActionKind.FOLD else a for a in plain)
     valued = tuple(a if a.kind is ActionKind.RAISE else value for a in plain)
     return _Choices(plain, defended, valued, pays, raises, equity)
 
 
 def preflop_rows(obs: Observation, path: Sequence[HandModel], expert: PreflopExpert,
-                 defense: DefenseParams, holdings: np.ndarray) -> PreflopRows:
+                 defense: DefenseParams, holdings: np.ndarray,
+                 answers: RaiseAnswers | None = None) -> PreflopRows:
     """The decision at ``obs`` for each holding; ``path`` is the modeller's picture of the
-    hand before each action of ``obs.history`` and now (``OpponentModeller.path_at``)."""
+    hand before each action of ``obs.history`` and now (``OpponentModeller.path_at``);
+    ``answers``, the opponents' answers to a raise, for the steals."""
     ours = [i for i, r in enumerate(obs.history)
             if r.seat == obs.seat and r.street is Street.PREFLOP]
     # replaying the hand costs, and a first decision has nothing to replay
@@ -140,12 +193,13 @@ def preflop_rows(obs: Observation, path: Sequence[HandModel], expert: PreflopExp
     _, chances = expert.chances(situation, ir)
     for i in ours:
         taken = Action(obs.history[i].kind, obs.history[i].amount)
-        fits = _choices(expert, defense, past[i], path[i], strategies, holdings).fits(taken)
+        fits = _choices(expert, defense, past[i], path[i], strategies, holdings,
+                        answers).fits(taken)
         explained = (chances * fits).sum(axis=1) > 0
         chances = np.where(explained[:, None], chances * fits, chances)
     total = chances.sum(axis=1, keepdims=True)
     chances = chances / np.where(total > 0, total, 1.0)
-    now = _choices(expert, defense, obs, path[-1], strategies, holdings)
+    now = _choices(expert, defense, obs, path[-1], strategies, holdings, answers)
     actions = now.actions()
     probabilities = now.rows(chances, actions)
     return PreflopRows(situation, table, thresholds, ir, strategies, chances, now.equity,

@@ -273,6 +273,27 @@ def test_a_value_raise_reads_the_range_the_modeller_narrowed() -> None:
     assert spy.seen[0][1] == Action.call()
 
 
+def test_the_button_steals_from_a_player_it_believes_folds() -> None:
+    # 7c2d is trash the rules do not raise; the modeller's default has the big blind fold
+    # half its hands to a raise, which pays for a raise of anything (defense.worth_stealing)
+    for on in (False, True):
+        agent = HeuristicAgent(seed=1, **{"defense.steal": on})
+        spy = one_hand(HEADS_UP, [agent, CallBot()], deal_with(2, 0, "7c2d", "2h3h4s8sJd"),
+                       0, 0)
+        assert (spy.seen[0][1] == Action.raise_to(4)) is on, on
+
+
+def test_the_button_stops_stealing_from_a_player_who_never_folds() -> None:
+    # once the modeller has seen CallBot call every raise, 7c2d is not worth one; aces still
+    # raise (the rules do)
+    agent = HeuristicAgent(seed=1, **{"defense.steal": True})
+    list(play_match(HEADS_UP, [agent, CallBot()], 120, seed=3, names=["p0", "p1"]))
+    assert agent.modeller.frequencies(1, Street.PREFLOP, 1)[0] < 0.05
+    for hole, raises in (("7c2d", False), ("AcAd", True)):
+        spy = one_hand(HEADS_UP, [agent, CallBot()], deal_with(2, 0, hole, "2h3h4s8sJd"), 0, 0)
+        assert (spy.seen[0][1] == Action.raise_to(4)) is raises, hole
+
+
 def test_explain_shows_the_pot_odds_defence(tmp_path: Path) -> None:
     out = tmp_path / "run"
     cfg = parse_config({"game": {"variant": "limit", "blinds": [1, 2], "small_bet": 2},

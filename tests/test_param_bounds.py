@@ -37,6 +37,7 @@ NAN, INF = float("nan"), float("inf")
     ("calibration.enabled", "yes"),
     ("evaluation.give_up", "sometimes"),
     ("defense.value_raise", "yes"),
+    ("defense.steal", "yes"),
     ("defense.value_edge", 0.0),
     ("defense.value_edge", INF),
     ("modeller.pool_streets", "yes"),

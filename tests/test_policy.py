@@ -31,6 +31,12 @@ def value_raiser(seed: int) -> HeuristicAgent:
     return HeuristicAgent(seed=seed, **{"defense.value_raise": True})
 
 
+def stealer(seed: int) -> HeuristicAgent:
+    """The agent with its pre-flop steals on (an option that asks the modeller about a raise
+    that was not made)."""
+    return HeuristicAgent(seed=seed, **{"defense.steal": True})
+
+
 def test_it_is_a_policy_bot_and_refuses_bad_holdings() -> None:
     rec = recorded_decisions(agent, [RandomBot(seed=2)], LIMIT, 6, seed=1)
     bot = rec.bot
@@ -49,7 +55,8 @@ def test_it_is_a_policy_bot_and_refuses_bad_holdings() -> None:
     assert rows.probabilities.shape[0] == len(live_holdings(obs))
 
 
-@pytest.mark.parametrize("factory", [agent, value_raiser], ids=["default", "value-raise"])
+@pytest.mark.parametrize("factory", [agent, value_raiser, stealer],
+                         ids=["default", "value-raise", "steal"])
 @pytest.mark.parametrize(("game", "seats", "hands"), [(LIMIT, 2, 30), (NOLIMIT, 3, 12)],
                          ids=["limit-heads-up", "nolimit-3"])
 def test_asking_changes_nothing(factory: Callable[[int], HeuristicAgent], game: GameConfig,
@@ -60,7 +67,8 @@ def test_asking_changes_nothing(factory: Callable[[int], HeuristicAgent], game: 
     assert no_side_effects(factory, rivals, game, hands, seed=5) >= 10
 
 
-@pytest.mark.parametrize("factory", [agent, value_raiser], ids=["default", "value-raise"])
+@pytest.mark.parametrize("factory", [agent, value_raiser, stealer],
+                         ids=["default", "value-raise", "steal"])
 @pytest.mark.parametrize("game", [LIMIT, NOLIMIT], ids=["limit", "nolimit"])
 def test_rows_do_not_depend_on_the_real_cards(factory: Callable[[int], HeuristicAgent],
                                               game: GameConfig) -> None:

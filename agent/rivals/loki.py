@@ -304,7 +304,7 @@ percentile skip and the 0.01 floor (the chain and raised-back values are unused 
 ``"frequencies"`` mode with Papp's contexts)."""
 
 NO_DEFENCE = DefenseParams(enabled=False, realization=1.0, value_raise=False,
-                           value_edge=1.0)
+                           value_edge=1.0, steal=False)
 
 
 class LokiBot(BaseBot):
