@@ -54,14 +54,18 @@ that raise, and each one's range had it called."""
 
 def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
     """How the opponents answer a raise of ours, as ``modeller`` sees them: each folds at its
-    frequency in the context the raise leaves it in, and a call narrows its range as a real
-    call would (the hand stepped on a copy through our raise and their calls)."""
+    frequency in the context the raise leaves it in (one all-in already cannot), and a call
+    narrows its range as a real call would (the hand stepped on a copy through our raise and
+    their calls, taken in seat order)."""
     def answers(obs: Observation, raise_to: int) -> tuple[float, list[np.ndarray]]:
         hand = modeller.path_at(obs.history, obs.board, obs.street)[-1]
         ours = ActionRecord(obs.seat, obs.street, ActionKind.RAISE, raise_to,
                             raise_to - obs.bets[obs.seat])
         fold_all, calls = 1.0, [ours]
         for seat in obs.live_opponents:
+            if obs.stacks[seat] == 0:  # all-in: it neither folds nor acts
+                fold_all = 0.0
+                continue
             fold_all *= modeller.frequencies(seat, obs.street,
                                              modeller.context(seat, True, hand))[0]
             added = min(raise_to - obs.bets[seat], obs.stacks[seat])
