@@ -47,9 +47,20 @@ from agent.preflop.situation import Situation, situation_of
 from simulator import Action, ActionKind, ActionRecord, Observation, Street
 from simulator.core.state import observations_along
 
-RaiseAnswers = Callable[[Observation, int], tuple[float, list[np.ndarray]]]
-"""Given a decision and a raise-to amount: the chance that every live opponent folds to
-that raise, and each one's range had it called."""
+
+@dataclass(frozen=True)
+class RaiseAnswer:
+    """How the opponents answer a raise of ours: the chance that every one folds, each one's
+    range had it called, and the pot once all have called."""
+
+    fold_all: float
+    called: list[np.ndarray]
+    pot: int
+
+
+RaiseAnswers = Callable[[Observation, HandModel, int], RaiseAnswer]
+"""Given a decision, the modeller's picture of the hand then and a raise-to amount: how the
+live opponents answer that raise."""
 
 
 def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
@@ -57,8 +68,7 @@ def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
     frequency in the context the raise leaves it in (one all-in already cannot), and a call
     narrows its range as a real call would (the hand stepped on a copy through our raise and
     their calls, taken in seat order)."""
-    def answers(obs: Observation, raise_to: int) -> tuple[float, list[np.ndarray]]:
-        hand = modeller.path_at(obs.history, obs.board, obs.street)[-1]
+    def answers(obs: Observation, hand: HandModel, raise_to: int) -> RaiseAnswer:
         ours = ActionRecord(obs.seat, obs.street, ActionKind.RAISE, raise_to,
                             raise_to - obs.bets[obs.seat])
         fold_all, calls = 1.0, [ours]
@@ -71,7 +81,8 @@ def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
             added = min(raise_to - obs.bets[seat], obs.stacks[seat])
             calls.append(ActionRecord(seat, obs.street, ActionKind.CALL, None, added))
         after = modeller.path_at((*obs.history, *calls), obs.board, obs.street)[-1]
-        return fold_all, [after.weights[s].weights for s in obs.live_opponents]
+        return RaiseAnswer(fold_all, [after.weights[s].weights for s in obs.live_opponents],
+                           after.betting.pot)
     return answers
 
 
@@ -138,16 +149,12 @@ class _Choices:
                           spread(self.valued) if self.raises.any() else plain)
 
 
-def _steals(obs: Observation, equity: np.ndarray, raise_to: int, answers: RaiseAnswers,
+def _steals(obs: Observation, answer: RaiseAnswer, raise_to: int, equity: np.ndarray,
             holdings: np.ndarray, defense: DefenseParams) -> np.ndarray:
     """The holdings whose raise to ``raise_to`` the chance that all fold pays for."""
-    fold_all, called = answers(obs, raise_to)
-    added = raise_to - obs.bets[obs.seat]
-    pot_called = obs.pot + added + sum(min(raise_to - obs.bets[s], obs.stacks[s])
-                                       for s in obs.live_opponents)
-    return worth_stealing(equity, preflop_equities(holdings, called), fold_all, obs.pot,
-                          obs.legal.call_amount, added, pot_called, defense
-                          ).reshape(len(holdings))
+    return worth_stealing(equity, preflop_equities(holdings, answer.called), answer.fold_all,
+                          obs.pot, obs.legal.call_amount, raise_to - obs.bets[obs.seat],
+                          answer.pot, defense).reshape(len(holdings))
 
 
 def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
@@ -174,7 +181,8 @@ def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
     raises = (np.asarray(worth_raising(equity, len(obs.live_opponents) + 1, defense))
               .reshape(len(holdings)) if can_value else none)
     if can_steal and answers is not None and value.amount is not None:
-        raises = raises | _steals(obs, equity, value.amount, answers, holdings, defense)
+        raises = raises | _steals(obs, answers(obs, hand, value.amount), value.amount,
+                                  equity, holdings, defense)
     defended = tuple(Action.call() if a.kind is ActionKind.FOLD else a for a in plain)
     valued = tuple(a if a.kind is ActionKind.RAISE else value for a in plain)
     return _Choices(plain, defended, valued, pays, raises, equity)
