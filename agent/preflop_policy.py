@@ -64,10 +64,13 @@ live opponents answer that raise."""
 
 
 def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
-    """How the opponents answer a raise of ours, as ``modeller`` sees them: each folds at its
-    frequency in the context the raise leaves it in (one all-in already cannot), and a call
+    """How the opponents answer a raise of ours, as ``modeller`` sees them: each folds as
+    often as it has been seen to fold in the context the raise leaves it in, with no folds as
+    the default below ``prior_observations`` (one all-in already cannot fold), and a call
     narrows its range as a real call would (the hand stepped on a copy through our raise and
-    their calls, taken in seat order)."""
+    their calls, taken in seat order). A steal waits for evidence: with Table B.2's default
+    (half the players facing a bet fold) every hand would be a steal against a player not yet
+    seen, and a player who never folds would pay for them until the counts caught up."""
     def answers(obs: Observation, hand: HandModel, raise_to: int) -> RaiseAnswer:
         ours = ActionRecord(obs.seat, obs.street, ActionKind.RAISE, raise_to,
                             raise_to - obs.bets[obs.seat])
@@ -76,8 +79,7 @@ def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
             if obs.stacks[seat] == 0:  # all-in: it neither folds nor acts
                 fold_all = 0.0
                 continue
-            fold_all *= modeller.frequencies(seat, obs.street,
-                                             modeller.context(seat, True, hand))[0]
+            fold_all *= modeller.seen_fold(seat, obs.street, modeller.context(seat, True, hand))
             added = min(raise_to - obs.bets[seat], obs.stacks[seat])
             calls.append(ActionRecord(seat, obs.street, ActionKind.CALL, None, added))
         after = modeller.path_at((*obs.history, *calls), obs.board, obs.street)[-1]

@@ -273,19 +273,31 @@ def test_a_value_raise_reads_the_range_the_modeller_narrowed() -> None:
     assert spy.seen[0][1] == Action.call()
 
 
-def test_the_button_steals_from_a_player_it_believes_folds() -> None:
-    # 7c2d is trash the rules do not raise; the modeller's default has the big blind fold
-    # half its hands to a raise, which pays for a raise of anything (defense.worth_stealing)
+class Folder(BaseBot):
+    """Folds to any bet or raise, else checks: the player a steal is for."""
+
+    def act(self, observation: Observation) -> Action:
+        return Action.fold() if observation.legal.can_fold else Action.call()
+
+
+def test_the_button_steals_only_from_a_player_it_has_seen_fold() -> None:
+    # 7c2d is trash the rules do not raise. Against a player not yet seen a steal counts no
+    # folds (Table B.2's default would have half the big blinds fold, and pay for a raise of
+    # anything); once the modeller has seen Folder fold to its raises, 7c2d raises too
+    deal = deal_with(2, 0, "7c2d", "2h3h4s8sJd")
+    fresh = HeuristicAgent(seed=1, **{"defense.steal": True})
+    assert one_hand(HEADS_UP, [fresh, Folder()], deal, 0, 0).seen[0][1] == Action.call()
     for on in (False, True):
         agent = HeuristicAgent(seed=1, **{"defense.steal": on})
-        spy = one_hand(HEADS_UP, [agent, CallBot()], deal_with(2, 0, "7c2d", "2h3h4s8sJd"),
-                       0, 0)
+        list(play_match(HEADS_UP, [agent, Folder()], 120, seed=3, names=["p0", "p1"]))
+        assert agent.modeller.seen_fold(1, Street.PREFLOP, 1) > 0.5
+        spy = one_hand(HEADS_UP, [agent, Folder()], deal, 0, 0)
         assert (spy.seen[0][1] == Action.raise_to(4)) is on, on
 
 
-def test_the_button_stops_stealing_from_a_player_who_never_folds() -> None:
-    # once the modeller has seen CallBot call every raise, 7c2d is not worth one; aces still
-    # raise (the rules do)
+def test_the_button_does_not_steal_from_a_player_who_never_folds() -> None:
+    # the modeller has seen CallBot call every raise: 7c2d is not worth one; aces still raise
+    # (the rules do)
     agent = HeuristicAgent(seed=1, **{"defense.steal": True})
     list(play_match(HEADS_UP, [agent, CallBot()], 120, seed=3, names=["p0", "p1"]))
     assert agent.modeller.frequencies(1, Street.PREFLOP, 1)[0] < 0.05

@@ -73,6 +73,22 @@ class ActionFrequencies:
     def observations(self, street: int, context: int) -> int:
         return int(self.counts[street, context].sum())
 
+    def seen_fold(self, street: int, context: int) -> float:
+        """The fold frequency of a context with a default of no folds: the folds seen over
+        ``max(n, prior)``. A raise that only pays if the player folds trusts folds it has seen,
+        never the default's (Table B.2 has half the players facing a bet fold).
+
+        >>> f = ActionFrequencies(prior=20)
+        >>> f.seen_fold(0, 1)
+        0.0
+        >>> for kind in [ActionKind.FOLD] * 6 + [ActionKind.CALL] * 4:
+        ...     f.record(0, 1, kind)
+        >>> f.seen_fold(0, 1)  # 6 folds in 10, shrunk by 10 / 20
+        0.3
+        """
+        seen = self.counts[street, int(context)]
+        return float(seen[0]) / max(int(seen.sum()), self.prior, 1)
+
     def get(self, street: int, context: int) -> Frequencies:
         """Blended ``(fold, call, raise)`` of a context."""
         c = int(context)

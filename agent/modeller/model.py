@@ -345,6 +345,10 @@ class OpponentModeller:
         (2: 2+) or ``RAISED_BACK`` (``agent.modeller.tracker``)."""
         if self.mode == "off":
             return self._defaults.get(street, context)
+        return (self._counts_of(seat) or self._defaults).get(street, context)
+
+    def _counts_of(self, seat: int) -> ActionFrequencies | None:
+        """The learned action counts of the opponent in ``seat`` (None: nothing yet)."""
         names = (self._hand.names if self._hand is not None
                  else self._context.names if self._context is not None else None)
         if names is None or self._context is None:
@@ -352,8 +356,15 @@ class OpponentModeller:
                                 "model keeps its counts by player name, not by seat)")
         if not 0 <= seat < len(names) or seat == self._context.seat:
             raise ModellerError(f"seat {seat!r}: not an opponent's seat")
-        counts = self.action_counts.get(names[seat])
-        return (counts or self._defaults).get(street, context)
+        return self.action_counts.get(names[seat])
+
+    def seen_fold(self, seat: int, street: int, context: int) -> float:
+        """The folds of the opponent in ``seat`` seen in ``context``, with no folds as the
+        default (:meth:`ActionFrequencies.seen_fold`); 0 with the modeller off."""
+        if self.mode == "off":
+            return 0.0
+        counts = self._counts_of(seat)
+        return counts.seen_fold(street, context) if counts is not None else 0.0
 
     def bets_to_call(self, seat: int, hand: HandModel | None = None) -> int:
         """The bets ``seat`` faces now: 0, 1 or 2 (two or more); pre-flop the big blind
