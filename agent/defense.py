@@ -14,10 +14,11 @@ and never look at the price or at the opponent in front of them.
   limp most hands from the button against a player who folds its big blind to a raise with
   most of its hands. So when the rules do not raise, the agent raises instead (as Make4
   would) if the raise is worth more than the best of folding and calling by a one-street
-  account: the chance ``F`` that every opponent folds (the modeller's frequencies) takes the
-  pot, and otherwise the hand plays for its realized equity against the ranges that call
-  (:func:`worth_stealing`). Against players who never fold, ``F`` is 0 and only strong hands
-  clear it.
+  account: the chance ``F`` that every opponent folds takes the pot, and otherwise the hand
+  plays for its realized equity against the ranges that call (:func:`worth_stealing`). ``F``
+  counts only the folds the modeller has seen (no folds by default until it has seen enough,
+  :func:`agent.preflop_policy.raise_answers`): against a player not yet seen, or one who
+  never folds, ``F`` is 0 and only strong hands clear it.
 * **Value raises** (``value_raise``). The rules call or check with hands that are well ahead
   of what an opponent really plays: against a player that raises or calls every hand, half
   the deck. Each bet that goes in when our share of the pot is above an equal share earns

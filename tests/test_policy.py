@@ -32,9 +32,10 @@ def value_raiser(seed: int) -> HeuristicAgent:
 
 
 def stealer(seed: int) -> HeuristicAgent:
-    """The agent with its pre-flop steals on (an option that asks the modeller about a raise
-    that was not made)."""
-    return HeuristicAgent(seed=seed, **{"defense.steal": True})
+    """The agent trusting the folds it has seen from the first one: its pre-flop steals (which
+    ask the modeller about a raise that was not made) start within these tests' few hands,
+    where the default's wait for 20 observations would leave them all but silent."""
+    return HeuristicAgent(seed=seed, **{"modeller.prior_observations": 1})
 
 
 def test_it_is_a_policy_bot_and_refuses_bad_holdings() -> None:
