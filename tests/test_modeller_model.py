@@ -398,3 +398,26 @@ def test_a_hypothetical_action_changes_nothing_real() -> None:
     # a history that leaves the real one early is stepped through from where they part
     fold = ActionRecord(0, Street.PREFLOP, ActionKind.FOLD, None, 0)
     assert m.hand_at([fold], ()).folded(0) and not m.hand().folded(0)
+
+
+@pytest.mark.parametrize("mode", ["off", "frequencies", "full"])
+def test_seen_folds_start_at_none_and_count_only_real_folds(mode: str) -> None:
+    # a steal's fold chance (agent.preflop_policy): no folds until some are seen, whatever
+    # Table B.2 says (half the players facing a bet fold), and then folds over max(n, prior)
+    asked: list[tuple[float, int, int]] = []
+
+    def probe(bot: ModelBot, obs: Observation) -> None:
+        counts = bot.model.action_counts.get("p1")
+        seen = counts.counts[obs.street, 1] if counts is not None else np.zeros(3, int)
+        asked.append((bot.model.seen_fold(1, obs.street, 1), int(seen[0]), int(seen.sum())))
+
+    bot = ModelBot(seed=3, mode=mode, probe=probe)
+    rival = ModelBot(seed=4, mode="off", fold_p=0.4)
+    list(play_match(LIMIT, [bot, rival], hands=60, seed=3, names=("p0", "p1")))
+    assert asked[0][0] == 0.0 and bot.model.frequencies(1, 0, 1)[0] > 0
+    if mode == "off":
+        assert not any(f for f, _, _ in asked)
+    else:
+        assert any(f > 0 for f, _, _ in asked)
+        prior = bot.model.params.prior_observations
+        assert all(f == folds / max(n, prior) for f, folds, n in asked)
