@@ -54,7 +54,7 @@ class RaiseAnswer:
     range had it called, and the pot once all have called."""
 
     fold_all: float
-    called: list[np.ndarray]
+    called: tuple[np.ndarray, ...]
     pot: int
 
 
@@ -83,7 +83,7 @@ def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
             added = min(raise_to - obs.bets[seat], obs.stacks[seat])
             calls.append(ActionRecord(seat, obs.street, ActionKind.CALL, None, added))
         after = modeller.path_at((*obs.history, *calls), obs.board, obs.street)[-1]
-        return RaiseAnswer(fold_all, [after.weights[s].weights for s in obs.live_opponents],
+        return RaiseAnswer(fold_all, tuple(after.weights[s].weights for s in obs.live_opponents),
                            after.betting.pot)
     return answers
 
@@ -173,8 +173,9 @@ def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
     can_raise = value.kind is ActionKind.RAISE and any(
         a.kind is not ActionKind.RAISE for a in plain)
     can_value = defense.value_raise and can_raise
-    can_steal = defense.steal and answers is not None and can_raise
-    if not defend and not can_value and not can_steal:
+    answer = (answers(obs, hand, value.amount) if defense.steal and answers is not None
+              and can_raise and value.amount is not None else None)
+    if not defend and not can_value and answer is None:
         return _Choices(plain, plain, plain, none, none, None)
     ranges = [hand.weights[s].weights for s in obs.live_opponents if s in hand.weights]
     equity = preflop_equities(holdings, ranges)
@@ -182,9 +183,8 @@ def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
             .reshape(len(holdings)) if defend else none)
     raises = (np.asarray(worth_raising(equity, len(obs.live_opponents) + 1, defense))
               .reshape(len(holdings)) if can_value else none)
-    if can_steal and answers is not None and value.amount is not None:
-        raises = raises | _steals(obs, answers(obs, hand, value.amount), value.amount,
-                                  equity, holdings, defense)
+    if answer is not None and value.amount is not None:
+        raises = raises | _steals(obs, answer, value.amount, equity, holdings, defense)
     defended = tuple(Action.call() if a.kind is ActionKind.FOLD else a for a in plain)
     valued = tuple(a if a.kind is ActionKind.RAISE else value for a in plain)
     return _Choices(plain, defended, valued, pays, raises, equity)
