@@ -170,12 +170,43 @@ def card_mass(w: np.ndarray) -> np.ndarray:
     return np.bincount(HOLD_A, w, NUM_CARDS) + np.bincount(HOLD_B, w, NUM_CARDS)
 
 
+@numba.njit(cache=True, nogil=True)
+def _free_masses(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
+                 hold_a: np.ndarray, hold_b: np.ndarray, out: np.ndarray) -> None:
+    """``out[i, j]``: :func:`free_mass` of range ``w[j]`` (its sum ``totals[j]``) for
+    ``holdings[i]``, with the very float operations of the numpy form: each card's mass
+    added up in holding order as ``np.bincount`` does, by the low card and by the high card
+    apart, then the two added; a decision asks this of every range, and numpy's calls cost
+    more than the sums."""
+    by_a = np.empty(52)
+    by_b = np.empty(52)
+    for j in range(w.shape[0]):
+        by_a[:] = 0.0
+        by_b[:] = 0.0
+        for h in range(w.shape[1]):
+            by_a[hold_a[h]] += w[j, h]
+            by_b[hold_b[h]] += w[j, h]
+        for i in range(holdings.shape[0]):
+            h = holdings[i]
+            a, b = hold_a[h], hold_b[h]
+            out[i, j] = totals[j] - (by_a[a] + by_b[a]) - (by_a[b] + by_b[b]) + w[j, h]
+
+
+def free_masses(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
+    """:func:`free_mass` of each range (rows of ``w``) for each holding: shape (holdings,
+    ranges)."""
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    asked = np.asarray(holdings, dtype=np.int64).reshape(-1)
+    out = np.empty((asked.shape[0], w.shape[0]))
+    # numpy sums each row of a C-ordered array pairwise, as it sums the row alone
+    _free_masses(w, w.sum(axis=1), asked, HOLD_A, HOLD_B, out)
+    return out
+
+
 def free_mass(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
     """Per holding, the weight of the holdings that share no card with it (inclusion and
     exclusion: the holding itself holds both its cards, so it is taken away twice)."""
-    per_card = card_mass(w)
-    return (w.sum() - per_card[HOLD_A[holdings]] - per_card[HOLD_B[holdings]]
-            + w[holdings])
+    return free_masses(w.reshape(1, -1), holdings)[:, 0]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -303,7 +334,7 @@ def _preflop(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
     table = preflop_table()
     every = holdings.shape[0] == NUM_HOLDINGS and bool((holdings == _ALL).all())
     share = (table if every else table[holdings]) @ w.T
-    mass = np.stack([free_mass(row, holdings) for row in w], axis=1)
+    mass = free_masses(w, holdings)
     return np.minimum(ratio(share, mass, np.nan), 1.0)
 
 
@@ -311,10 +342,23 @@ def preflop_equities(weights: Sequence[np.ndarray | Sequence[float] | None],
                      holdings: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
     """Exact pre-flop equity of each holding against each of several ranges (one opponent
     at a time): shape (holdings, ranges); NaN where a range has nothing left."""
-    w = np.stack([range_weights(x) for x in weights]) if len(weights) else np.empty((0, 1326))
     asked = (np.arange(NUM_HOLDINGS) if holdings is None
              else np.asarray(holdings, dtype=np.int64).reshape(-1))
-    return _preflop(w, asked)
+    return _preflop(_ranges(weights), asked)
+
+
+def _ranges(weights: Sequence[np.ndarray | Sequence[float] | None]) -> np.ndarray:
+    """The ranges as rows (ranges x 1326), each checked as :func:`range_weights` does:
+    arrays of the right shape are stacked and checked at once (a decision asks about every
+    live range; one check of the stack costs what one range's did)."""
+    if not len(weights):
+        return np.empty((0, NUM_HOLDINGS))
+    arrays = [x for x in weights if isinstance(x, np.ndarray) and x.shape == (NUM_HOLDINGS,)]
+    if len(arrays) == len(weights):
+        w = np.stack(arrays).astype(np.float64, copy=False)
+        if np.isfinite(w).all() and not (w < 0).any():
+            return w
+    return np.stack([range_weights(x) for x in weights])
 
 
 def equities(board: Sequence[int], weights: np.ndarray | Sequence[float] | None = None,

@@ -12,11 +12,12 @@ TypeError: 'FrozenMap' object does not support item assignment
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any, TypeVar
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
+from typing import Any, TypeVar, overload
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class FrozenMap(Mapping[K, V]):
@@ -36,6 +37,31 @@ class FrozenMap(Mapping[K, V]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+    # The dict's own methods: Mapping's generic ones go through __getitem__ in Python, and a
+    # modeller reads each opponent's weights this way at every step of every bot. Its views
+    # are read-only, so nothing changes through them either.
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    @overload
+    def get(self, key: K, /) -> V | None: ...
+
+    @overload
+    def get(self, key: K, /, default: V | T) -> V | T: ...
+
+    def get(self, key: K, /, default: Any = None) -> Any:
+        return self._items.get(key, default)
+
+    def keys(self) -> KeysView[K]:
+        return self._items.keys()
+
+    def values(self) -> ValuesView[V]:
+        return self._items.values()
+
+    def items(self) -> ItemsView[K, V]:
+        return self._items.items()
 
     def __hash__(self) -> int:
         return hash(frozenset(self._items.items()))
