@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agent.modeller.tracker import SeenAction, seen
+from agent.modeller.tracker import SeenAction, seen_applied
 from agent.modeller.weights import OpponentWeights
 from simulator import ActionKind, ActionRecord, GameConfig, HandStarted, Street
 from simulator.core.betting import Betting
@@ -99,14 +99,15 @@ class HandModel:
         """The picture after ``record`` (an action of a later street opens that street
         without its board), and the action as seen."""
         hand = self.on_street(record.street, self.board)
-        action = seen(hand.betting, record, edges, raised_back)
+        betting = hand.betting.apply(record)
+        action = seen_applied(betting, edges, raised_back)
         weights = hand.weights
         ow = weights.get(record.seat)
         if reweight is not None and ow is not None and ow.wants(record.kind):
             new = reweight(hand, ow, action)
             if new is not None:
                 weights = FrozenMap({**weights, record.seat: ow.update(new, record.kind)})
-        return hand._with(betting=hand.betting.apply(record), weights=weights,
+        return hand._with(betting=betting, weights=weights,
                           actions=(*hand.actions, action)), action
 
     def on_street(self, street: Street, board: tuple[int, ...]) -> HandModel:

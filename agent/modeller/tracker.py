@@ -75,7 +75,11 @@ def context(betting: Betting, seat: int, after_raise: bool = False,
     raised = raised_back and rnd.raised(seat)
     if after_raise:
         return RAISED_BACK if raised else min(rnd.bets_to_call(seat) + 1, 2)
-    to_call = rnd.bets_to_call(seat)
+    return _facing(rnd.bets_to_call(seat), raised)
+
+
+def _facing(to_call: int, raised: bool) -> int:
+    """The context of a player facing ``to_call`` bets, raised back if it ``raised``."""
     return RAISED_BACK if to_call and raised else min(to_call, 2)
 
 
@@ -85,8 +89,13 @@ def raise_size(betting: Betting, seat: int, amount: int, all_in: bool,
     if betting.game.is_limit:
         return 0
     rnd = betting.current
-    to_call = rnd.top - rnd.bets[seat]
-    return size_code(edges, (amount - rnd.top) / (betting.pot + to_call), all_in)
+    return _pot_fraction_code(edges, amount, rnd.top, rnd.top - rnd.bets[seat], betting.pot,
+                              all_in)
+
+
+def _pot_fraction_code(edges: tuple[float, ...], amount: int, top: int, to_call: int,
+                       pot: int, all_in: bool) -> int:
+    return size_code(edges, (amount - top) / (pot + to_call), all_in)
 
 
 def seen(betting: Betting, action: Action | ActionRecord, edges: tuple[float, ...],
@@ -105,3 +114,19 @@ def seen(betting: Betting, action: Action | ActionRecord, edges: tuple[float, ..
         size = raise_size(betting, who, int(action.amount), all_in, edges)
     return SeenAction(betting.street, who, betting.position(who), action.kind, size,
                       context(betting, who, raised_back=raised_back))
+
+
+def seen_applied(betting: Betting, edges: tuple[float, ...], raised_back: bool = True
+                 ) -> SeenAction:
+    """The last action applied to ``betting`` as :func:`seen` keeps it: its move holds what
+    ``seen`` reads of the betting just before it (bets to call, raised, pot, top bet), so a
+    step that applies an action reads it once instead of twice."""
+    move = betting.current.moves[-1]
+    record = move.record
+    size = 0
+    if record.kind is ActionKind.RAISE and record.amount is not None \
+            and not betting.game.is_limit:
+        size = _pot_fraction_code(edges, int(record.amount), move.top, move.top - move.own,
+                                  move.pot, record.all_in)
+    return SeenAction(betting.street, record.seat, betting.position(record.seat), record.kind,
+                      size, _facing(move.to_call, raised_back and move.raised))
