@@ -34,12 +34,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 
+import numba
 import numpy as np
 
 from agent.strength.board_table import BoardTable, board_table
 from agent.strength.errors import RangeError
-from agent.strength.sweeps import FEW, now_sums, potential_sums, top_sums
-from simulator.core.board_ranks import board_ranks
+from agent.strength.sweeps import FEW, now_few, now_sums, potential_sums, top_sums
+from simulator.core.board_ranks import HOLD_A, HOLD_B, board_ranks
 from simulator.core.cards import NUM_HOLDINGS
 from simulator.core.ratios import ratio
 
@@ -137,16 +138,41 @@ def hs_against_tops(board: Sequence[int], weights: np.ndarray, by_value: np.ndar
     asked = strength.holdings
     hs = np.ones(asked.shape[0])
     for j in range(w.shape[0]):
-        top_ahead, top_tied, kept = top_sums(ranks, w[j], by_value, asked, keep[j])
-        ahead, tied, behind = strength.sums[j]
-        a = float(trust[j])
-        k = np.clip(keep[j], 0.0, 1.0)
-        mix_ahead = a * top_ahead + (1 - a) * k * ahead
-        mix_tied = a * top_tied + (1 - a) * k * tied
-        total = a * kept + (1 - a) * k * (ahead + tied + behind)
-        empty = total <= 0
-        if empty.any():  # nobody left to call: HS against a uniform range instead
-            u = now_sums(ranks, (ranks > 0).astype(np.float64), asked[empty])
-            mix_ahead[empty], mix_tied[empty], total[empty] = u[0], u[1], u.sum(axis=0)
-        hs *= ratio(mix_ahead + mix_tied / 2, total)
+        top = top_sums(ranks, w[j], by_value, asked, keep[j])
+        _times_mixed_hs(top, strength.sums[j], float(trust[j]),
+                        np.asarray(keep[j], dtype=np.float64), ranks, asked, HOLD_A, HOLD_B,
+                        hs)
     return hs
+
+
+@numba.njit(cache=True, nogil=True)
+def _times_mixed_hs(top: np.ndarray, sums: np.ndarray, a: float, keep: np.ndarray,
+                    ranks: np.ndarray, asked: np.ndarray, hold_a: np.ndarray,
+                    hold_b: np.ndarray, hs: np.ndarray) -> None:
+    """``hs[i] *=`` the HS of ``asked[i]`` against one range's mix (trust ``a``) of its top
+    (``top``: ahead, tied, kept) and of ``keep`` of its whole (``sums``: ahead, tied,
+    behind), as :func:`hs_against_tops` defines it: the numpy expressions it replaced, one
+    holding at a time, with the same float operations in the same order (``np.clip``'s
+    comparisons, ``ratio``'s 0 where nothing is left), without a dozen array calls per
+    opponent. Nobody left to call: HS against a uniform range instead, whose sums are whole
+    numbers (exact in any order)."""
+    rest = 1 - a
+    one = np.empty(1, dtype=np.int64)
+    uniform = np.empty(0)
+    for i in range(asked.shape[0]):
+        k = keep[i]
+        if k == k:  # np.clip(k, 0, 1); NaN stays NaN
+            k = k if k > 0.0 else 0.0
+            k = k if k < 1.0 else 1.0
+        ahead, tied, behind = sums[0, i], sums[1, i], sums[2, i]
+        mix_ahead = a * top[0, i] + rest * k * ahead
+        mix_tied = a * top[1, i] + rest * k * tied
+        total = a * top[2, i] + rest * k * (ahead + tied + behind)
+        if total <= 0:
+            if uniform.shape[0] == 0:
+                uniform = (ranks > 0).astype(np.float64)
+            u = np.zeros((3, 1))
+            one[0] = asked[i]
+            now_few(ranks, uniform, hold_a, hold_b, one, u)
+            mix_ahead, mix_tied, total = u[0, 0], u[1, 0], u[0, 0] + u[1, 0] + u[2, 0]
+        hs[i] = hs[i] * ((mix_ahead + mix_tied / 2) / total if total > 0 else 0.0)

@@ -171,7 +171,7 @@ def _now_every(ranks: np.ndarray, w: np.ndarray, hold_a: np.ndarray, hold_b: np.
 
 
 @numba.njit(cache=True, nogil=True)
-def _now_few(ranks: np.ndarray, w: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
+def now_few(ranks: np.ndarray, w: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
              holdings: np.ndarray, out: np.ndarray) -> None:
     for k in range(holdings.shape[0]):
         h = holdings[k]
@@ -198,7 +198,7 @@ def now_sums(ranks: np.ndarray, w: np.ndarray, holdings: np.ndarray) -> np.ndarr
     w = np.ascontiguousarray(w, dtype=np.float64)
     if holdings.shape[0] <= FEW:
         out = np.zeros((3, holdings.shape[0]))
-        _now_few(ranks, w, HOLD_A, HOLD_B, holdings, out)
+        now_few(ranks, w, HOLD_A, HOLD_B, holdings, out)
         return out
     full = np.zeros((3, ranks.shape[0]))
     _now_every(ranks, w, HOLD_A, HOLD_B, full[0], full[1], full[2])
