@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agent.evaluation import OpponentTendency, Values
-from simulator.core.equity import free_mass
+from simulator.core.equity import free_masses
 from simulator.core.ratios import ratio
 
 
@@ -49,8 +49,8 @@ class OpponentView:
 def weak_shares(weights: np.ndarray, weak: np.ndarray, holdings: np.ndarray) -> np.ndarray:
     """Per holding, the share of ``weights`` on ``weak`` holdings once the holdings sharing a
     card with it are left out (0 when nothing is left)."""
-    free = free_mass(weights, holdings)
-    free_weak = free_mass(np.where(weak, weights, 0.0), holdings)
+    free, free_weak = free_masses(np.stack([weights, np.where(weak, weights, 0.0)]),
+                                  holdings).T
     return ratio(free_weak, np.where(free > 1e-12, free, 0.0))
 
 
