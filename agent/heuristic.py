@@ -37,6 +37,7 @@ import numpy as np
 
 from agent.calibration import ShowdownCalibration, situation
 from agent.modeller import OpponentModeller
+from agent.modeller.hand import HandModel
 from agent.params import AgentParams, identity, load_agent_params
 from agent.postflop import PostflopRows, postflop_rows
 from agent.preflop.expert import PreflopExpert
@@ -45,7 +46,7 @@ from agent.selector import draw_index
 from agent.strength.range_strength import range_strength
 from agent.trace_records import decision_record, end_record
 from agent.traces import TraceWriter, trace_name
-from agent.trust import RangeTrust, mixed, shown_likelihoods
+from agent.trust import RangeTrust, TrustKey, mixed, shown_likelihoods, trust_key
 from simulator import (
     Action,
     BaseBot,
@@ -139,13 +140,20 @@ class HeuristicAgent(BaseBot):
     def _learn_trust(self, event: Showdown) -> None:
         """Score the weights each opponent had against the holding it showed."""
         us = self.context.seat if self.context is not None else -1
+        hand = self.modeller.hand()
         for seat, cards in event.shown.items():
             if seat == us or not self._names:
                 continue
             weights = self.modeller.weights(seat)
             p_w, p_u = shown_likelihoods(weights, int(HOLDING_INDEX[cards[0], cards[1]]))
             if p_u > 0:
-                self.trust.add(self._names[seat], p_w, p_u)
+                self.trust.add(self._trust_key(hand, seat), p_w, p_u)
+
+    def _trust_key(self, hand: HandModel, seat: int) -> TrustKey:
+        return trust_key(hand, seat, self.params.trust.by_line)
+
+    def _trust_of(self, hand: HandModel, seat: int) -> float:
+        return self.trust.alpha(self._trust_key(hand, seat))
 
     def _learn_calibration(self, event: Showdown) -> None:
         """Our river HS against each shown opponent's range as we saw it (mixed by the trust
@@ -160,7 +168,7 @@ class HeuristicAgent(BaseBot):
         for seat, cards in event.shown.items():
             if seat == us:
                 continue
-            weights = mixed(self.modeller.weights(seat), self.trust.alpha(self._names[seat]))
+            weights = mixed(self.modeller.weights(seat), self._trust_of(hand, seat))
             hs = float(range_strength(board, [weights], [hole]).ehs[0])
             theirs = np.zeros_like(weights)
             theirs[HOLDING_INDEX[cards[0], cards[1]]] = 1.0
@@ -194,7 +202,7 @@ class HeuristicAgent(BaseBot):
         if obs.street is Street.PREFLOP:
             return preflop_rows(obs, path, self.expert, self.params.defense, holdings,
                                 raise_answers(self.modeller))
-        return postflop_rows(obs, path[-1], self.modeller, self.trust.alpha, self.params,
+        return postflop_rows(obs, path[-1], self.modeller, self._trust_of, self.params,
                              holdings, self.calibration.win
                              if self.params.calibration.enabled else None)
 

@@ -113,7 +113,7 @@ def _chain_answers(modeller: OpponentModeller, hand: HandModel, cands: Sequence[
 
 
 def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
-                  trust_of: Callable[[str], float], params: AgentParams,
+                  trust_of: Callable[[HandModel, int], float], params: AgentParams,
                   holdings: np.ndarray, calibrated: Calibrated | None = None
                   ) -> PostflopRows:
     """The decision at ``obs`` for each holding (indices), ``hand`` the modeller's picture
@@ -122,7 +122,7 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
     (:mod:`agent.calibration`)."""
     ev = params.evaluation
     opponents = obs.live_opponents
-    trust = [trust_of(hand.names[s]) for s in opponents]
+    trust = [trust_of(hand, s) for s in opponents]
     weights = np.stack([mixed(modeller.weights(s, hand), a) for s, a in
                         zip(opponents, trust, strict=True)])
     strength = range_strength(obs.board, weights, holdings, params.lookahead)

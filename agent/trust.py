@@ -14,6 +14,14 @@ weights and ``p_u = 1 / live`` under the uniform range; EM on those pairs, with
 whose shown hands sit where its weights put them earns trust near 1; a random player's shown
 hands are no likelier under the weights than under the uniform range, and its trust falls.
 
+With ``by_line`` the trust is kept apart for the two lines a hand can end on: the
+opponent's last action a bet or raise, or anything else (a check, a call, no action yet). A
+player's bets can say much about its cards while its checks say little (Loki-1's
+re-weighting never takes a strong holding out after a check or a call, as a player who
+slow-plays keeps them; a player who bets every strong hand does not), or the other way
+round (a bluffer); one trust for both would mix the two. Each line learns from the showdowns
+that ended on it and is asked at the decisions that follow it.
+
 The fit runs over the opponent's last :data:`WINDOW` showdowns, not all of them. An EM fit
 cannot be updated as a pair comes in, so a fit over every showdown cost time in proportion to
 the showdowns seen, at each new one (a 60,000-hand block took 5.3 times as long as one of
@@ -42,13 +50,16 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 import numba
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from agent.modeller.hand import HandModel
 from agent.strength.numpy_sums import pairwise_sum
+from simulator import ActionKind
 
 EM_STEPS = 30
 WINDOW = 1000  # showdowns per opponent the fit runs over (see the module docstring)
@@ -61,6 +72,26 @@ class TrustParams(BaseModel):
 
     prior: float = Field(ge=0, le=1)
     prior_weight: float = Field(ge=0, le=1e9)
+    by_line: bool
+    """Keep a trust apart for hands whose opponent's last action was a bet or raise."""
+
+
+TrustKey = tuple[str, bool | None]
+"""An opponent's name, and whether its last action was a bet or raise (None: any line)."""
+
+
+def trust_key(hand: HandModel, seat: int, by_line: bool) -> TrustKey:
+    """The key the trust in ``seat``'s range is kept under at ``hand``'s point.
+
+    >>> from simulator import GameConfig, HandStarted
+    >>> game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
+    >>> hand = HandModel.start(game, HandStarted(0, 0, ("a", "b"), (100, 100), (True, True)),
+    ...                        0, ())
+    >>> trust_key(hand, 1, False), trust_key(hand, 1, True)  # "b" has not acted yet
+    (('b', None), ('b', False))
+    """
+    name = hand.names[seat]
+    return (name, hand.last_action_of(seat) is ActionKind.RAISE) if by_line else (name, None)
 
 
 @dataclass
@@ -85,21 +116,22 @@ class ShowdownWindow:
 
 @dataclass
 class RangeTrust:
-    """Per opponent (by name) the shown-down evidence and the trust it gives."""
+    """Per opponent (by a key: its name, or a :data:`TrustKey`) the shown-down evidence and
+    the trust it gives."""
 
     prior: float
     prior_weight: float
-    _shown: dict[str, ShowdownWindow] = field(default_factory=dict)
-    _alpha: dict[str, float] = field(default_factory=dict)
+    _shown: dict[Hashable, ShowdownWindow] = field(default_factory=dict)
+    _alpha: dict[Hashable, float] = field(default_factory=dict)
 
-    def add(self, name: str, p_weights: float, p_uniform: float) -> None:
-        shown = self._shown.setdefault(name, ShowdownWindow())
+    def add(self, key: Hashable, p_weights: float, p_uniform: float) -> None:
+        shown = self._shown.setdefault(key, ShowdownWindow())
         shown.add(p_weights, p_uniform)
-        self._alpha[name] = float(_em(*shown.arrays(), self.prior, self.prior_weight,
-                                      EM_STEPS))
+        self._alpha[key] = float(_em(*shown.arrays(), self.prior, self.prior_weight,
+                                     EM_STEPS))
 
-    def alpha(self, name: str) -> float:
-        return self._alpha.get(name, self.prior)
+    def alpha(self, key: Hashable) -> float:
+        return self._alpha.get(key, self.prior)
 
 
 @numba.njit(cache=True, nogil=True)
