@@ -46,7 +46,7 @@ from agent.selector import draw_index
 from agent.strength.range_strength import range_strength
 from agent.trace_records import decision_record, end_record
 from agent.traces import TraceWriter, trace_name
-from agent.trust import RangeTrust, TrustKey, mixed, shown_likelihoods, trust_key
+from agent.trust import RangeTrust, mixed, on_bet_line, shown_likelihoods
 from simulator import (
     Action,
     BaseBot,
@@ -88,7 +88,8 @@ class HeuristicAgent(BaseBot):
         self._frozen = False  # freeze(): nothing learned in this match
         self.modeller = OpponentModeller(self.params.modeller_params(), mode=self.params.model)
         self.expert = PreflopExpert(self.params.preflop_params())
-        self.trust = RangeTrust(self.params.trust.prior, self.params.trust.prior_weight)
+        self.trust = RangeTrust(self.params.trust.prior, self.params.trust.prior_weight,
+                                self.params.trust.by_line)
         self.calibration = ShowdownCalibration(self.params.calibration.prior_weight)
         self.context: BotContext | None = None
         self._tracer: TraceWriter | None = None
@@ -147,13 +148,10 @@ class HeuristicAgent(BaseBot):
             weights = self.modeller.weights(seat)
             p_w, p_u = shown_likelihoods(weights, int(HOLDING_INDEX[cards[0], cards[1]]))
             if p_u > 0:
-                self.trust.add(self._trust_key(hand, seat), p_w, p_u)
-
-    def _trust_key(self, hand: HandModel, seat: int) -> TrustKey:
-        return trust_key(hand, seat, self.params.trust.by_line)
+                self.trust.add(self._names[seat], p_w, p_u, on_bet_line(hand, seat))
 
     def _trust_of(self, hand: HandModel, seat: int) -> float:
-        return self.trust.alpha(self._trust_key(hand, seat))
+        return self.trust.alpha(hand.names[seat], on_bet_line(hand, seat))
 
     def _learn_calibration(self, event: Showdown) -> None:
         """Our river HS against each shown opponent's range as we saw it (mixed by the trust

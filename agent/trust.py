@@ -20,7 +20,10 @@ player's bets can say much about its cards while its checks say little (Loki-1's
 re-weighting never takes a strong holding out after a check or a call, as a player who
 slow-plays keeps them; a player who bets every strong hand does not), or the other way
 round (a bluffer); one trust for both would mix the two. Each line learns from the showdowns
-that ended on it and is asked at the decisions that follow it.
+that ended on it and is asked at the decisions that follow it. Its fit has ``prior_weight``
+pseudo-showdowns at the opponent's trust over all its showdowns, not at ``prior``: a line
+with little evidence (a player who nearly always bets seldom ends a hand on a call) reads as
+the player does as a whole.
 
 The fit runs over the opponent's last :data:`WINDOW` showdowns, not all of them. An EM fit
 cannot be updated as a pair comes in, so a fit over every showdown cost time in proportion to
@@ -50,7 +53,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 import numba
@@ -76,22 +78,17 @@ class TrustParams(BaseModel):
     """Keep a trust apart for hands whose opponent's last action was a bet or raise."""
 
 
-TrustKey = tuple[str, bool | None]
-"""An opponent's name, and whether its last action was a bet or raise (None: any line)."""
-
-
-def trust_key(hand: HandModel, seat: int, by_line: bool) -> TrustKey:
-    """The key the trust in ``seat``'s range is kept under at ``hand``'s point.
+def on_bet_line(hand: HandModel, seat: int) -> bool:
+    """Whether ``seat``'s last action in ``hand`` so far was a bet or raise.
 
     >>> from simulator import GameConfig, HandStarted
     >>> game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
     >>> hand = HandModel.start(game, HandStarted(0, 0, ("a", "b"), (100, 100), (True, True)),
     ...                        0, ())
-    >>> trust_key(hand, 1, False), trust_key(hand, 1, True)  # "b" has not acted yet
-    (('b', None), ('b', False))
+    >>> on_bet_line(hand, 1)  # "b" has not acted yet
+    False
     """
-    name = hand.names[seat]
-    return (name, hand.last_action_of(seat) is ActionKind.RAISE) if by_line else (name, None)
+    return hand.last_action_of(seat) is ActionKind.RAISE
 
 
 @dataclass
@@ -116,22 +113,38 @@ class ShowdownWindow:
 
 @dataclass
 class RangeTrust:
-    """Per opponent (by a key: its name, or a :data:`TrustKey`) the shown-down evidence and
-    the trust it gives."""
+    """Per opponent (by name) the shown-down evidence and the trust it gives; with
+    ``by_line``, per opponent and line too (``bet``: the hand ended on its bet or raise)."""
 
     prior: float
     prior_weight: float
-    _shown: dict[Hashable, ShowdownWindow] = field(default_factory=dict)
-    _alpha: dict[Hashable, float] = field(default_factory=dict)
+    by_line: bool = False
+    _shown: dict[str, ShowdownWindow] = field(default_factory=dict)
+    _alpha: dict[str, float] = field(default_factory=dict)
+    _line_shown: dict[tuple[str, bool], ShowdownWindow] = field(default_factory=dict)
+    _line_alpha: dict[tuple[str, bool], float] = field(default_factory=dict)
 
-    def add(self, key: Hashable, p_weights: float, p_uniform: float) -> None:
-        shown = self._shown.setdefault(key, ShowdownWindow())
+    def add(self, name: str, p_weights: float, p_uniform: float, bet: bool = False) -> None:
+        shown = self._shown.setdefault(name, ShowdownWindow())
         shown.add(p_weights, p_uniform)
-        self._alpha[key] = float(_em(*shown.arrays(), self.prior, self.prior_weight,
-                                     EM_STEPS))
+        pooled = float(_em(*shown.arrays(), self.prior, self.prior_weight, EM_STEPS))
+        self._alpha[name] = pooled
+        if not self.by_line:
+            return
+        self._line_shown.setdefault((name, bet), ShowdownWindow()).add(p_weights, p_uniform)
+        for line in (False, True):  # both lines: their prior, the pooled trust, moved
+            window = self._line_shown.get((name, line))
+            if window is not None:
+                self._line_alpha[name, line] = float(_em(*window.arrays(), pooled,
+                                                         self.prior_weight, EM_STEPS))
 
-    def alpha(self, key: Hashable) -> float:
-        return self._alpha.get(key, self.prior)
+    def alpha(self, name: str, bet: bool | None = None) -> float:
+        """The trust in ``name``'s range on a line (``bet``), or over all its showdowns
+        (None, and every line without ``by_line``)."""
+        pooled = self._alpha.get(name, self.prior)
+        if bet is None or not self.by_line:
+            return pooled
+        return self._line_alpha.get((name, bet), pooled)
 
 
 @numba.njit(cache=True, nogil=True)

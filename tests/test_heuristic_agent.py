@@ -383,29 +383,27 @@ def test_a_raise_is_priced_on_the_folds_of_players_raised_back() -> None:
 def test_trust_by_line_learns_apart_from_bets_and_from_the_rest() -> None:
     # mc bets only strong hands and checks or calls with the rest: its bets are where the
     # weights put them, its checks are not (Loki-1 keeps the strong holdings after a check),
-    # so the trust after its bets ends higher. Without by_line every showdown is filed
-    # under the name alone
+    # so the trust after its bets ends higher. Without by_line one trust serves both
     for by_line in (True, False):
         agent = HeuristicAgent(seed=2, **{"trust.by_line": by_line})
         list(play_match(HEADS_UP, [agent, MonteCarloBot(seed=3)], 150, seed=4,
                         names=["p0", "p1"]))
-        after_bets, after_rest = (agent.trust.alpha(("p1", line)) for line in (True, False))
-        pooled = agent.trust.alpha(("p1", None))
+        after_bets, after_rest = (agent.trust.alpha("p1", line) for line in (True, False))
         if by_line:
-            assert after_bets > after_rest + 0.2 and pooled == 0.7, (after_bets, after_rest)
+            assert after_bets > after_rest + 0.2, (after_bets, after_rest)
         else:
-            assert after_bets == after_rest == 0.7 != pooled
+            assert after_bets == after_rest == agent.trust.alpha("p1") != 0.7
 
 
 def test_a_decision_mixes_each_range_by_the_trust_of_its_last_action() -> None:
     agent = HeuristicAgent(seed=1, **{"trust.by_line": True})
     for _ in range(40):  # bets that the weights predicted, and checks that they did not
-        agent.trust.add(("p0", True), p_weights=0.004, p_uniform=0.001)
-        agent.trust.add(("p0", False), p_weights=0.0001, p_uniform=0.001)
+        agent.trust.add("p0", p_weights=0.004, p_uniform=0.001, bet=True)
+        agent.trust.add("p0", p_weights=0.0001, p_uniform=0.001, bet=False)
     deal = deal_with(2, 1, "AsKd", "Qs9h5c2d7h")
     for bets, line in (((Street.RIVER,), True), ((), False)):
         spy = one_hand(LIMIT, [Script(bets), agent], deal, 1, 1)
         obs = _decisions(spy, Street.RIVER)[0][0]
         assert (obs.legal.call_amount > 0) is line
         rows = agent.rows(obs, np.array([0]))
-        assert rows.views[0].trust == agent.trust.alpha(("p0", line)), line
+        assert rows.views[0].trust == agent.trust.alpha("p0", line), line

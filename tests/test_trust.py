@@ -57,3 +57,17 @@ def test_the_fit_runs_over_the_last_window_of_showdowns() -> None:
     last = numpy_em(pw[-WINDOW:], pu[-WINDOW:], 0.7, 5.0)
     assert trust.alpha("x") == pytest.approx(last, rel=1e-12)
     assert trust.alpha("x") > 0.9 > numpy_em(pw, pu, 0.7, 5.0) + 0.1
+
+
+def test_a_line_with_little_evidence_reads_the_players_whole_trust() -> None:
+    lines, pooled = RangeTrust(0.7, 5.0, by_line=True), RangeTrust(0.7, 5.0)
+    for trust in (lines, pooled):
+        for _ in range(60):  # hands ended on a bet, every one where the weights were wrong
+            trust.add("x", p_weights=0.0001, p_uniform=0.001, bet=True)
+    assert lines.alpha("x", True) < 0.1 and lines.alpha("x") < 0.1
+    # no showdown ended on a check: that line reads the player as a whole, not the prior
+    assert lines.alpha("x", False) == lines.alpha("x")
+    lines.add("x", p_weights=0.004, p_uniform=0.001, bet=False)
+    assert lines.alpha("x") < lines.alpha("x", False) < 0.7
+    # without lines one trust serves both, whatever the hand ended on
+    assert pooled.alpha("x", True) == pooled.alpha("x", False) == pooled.alpha("x") < 0.1
