@@ -165,19 +165,14 @@ def _every(fin: np.ndarray, orders: np.ndarray, w: np.ndarray, hold_a: np.ndarra
             start = end
 
 
-def card_mass(w: np.ndarray) -> np.ndarray:
-    """Per card, the weight of the holdings that hold it: shape (52,)."""
-    return np.bincount(HOLD_A, w, NUM_CARDS) + np.bincount(HOLD_B, w, NUM_CARDS)
-
-
 @numba.njit(cache=True, nogil=True)
 def _free_masses(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
                  hold_a: np.ndarray, hold_b: np.ndarray, out: np.ndarray) -> None:
-    """``out[i, j]``: :func:`free_mass` of range ``w[j]`` (its sum ``totals[j]``) for
-    ``holdings[i]``, with the very float operations of the numpy form: each card's mass
-    added up in holding order as ``np.bincount`` does, by the low card and by the high card
-    apart, then the two added; a decision asks this of every range, and numpy's calls cost
-    more than the sums."""
+    """``out[i, j]``: the free mass of range ``w[j]`` (its sum ``totals[j]``) for
+    ``holdings[i]`` (see :func:`free_masses`), with the float operations of the numpy form it
+    replaced: each card's mass added up in holding order as ``np.bincount`` does, by the low
+    card and by the high card apart, then the two added; a decision asks this of every
+    range, and numpy's calls cost more than the sums."""
     by_a = np.empty(52)
     by_b = np.empty(52)
     for j in range(w.shape[0]):
@@ -193,20 +188,15 @@ def _free_masses(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
 
 
 def free_masses(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
-    """:func:`free_mass` of each range (rows of ``w``) for each holding: shape (holdings,
-    ranges)."""
+    """Per holding, the weight of each range (rows of ``w``) on the holdings that share no
+    card with it: shape (holdings, ranges). Inclusion and exclusion: the holding itself holds
+    both its cards, so it is taken away twice and added back once."""
     w = np.ascontiguousarray(w, dtype=np.float64)
     asked = np.asarray(holdings, dtype=np.int64).reshape(-1)
     out = np.empty((asked.shape[0], w.shape[0]))
     # numpy sums each row of a C-ordered array pairwise, as it sums the row alone
     _free_masses(w, w.sum(axis=1), asked, HOLD_A, HOLD_B, out)
     return out
-
-
-def free_mass(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
-    """Per holding, the weight of the holdings that share no card with it (inclusion and
-    exclusion: the holding itself holds both its cards, so it is taken away twice)."""
-    return free_masses(w.reshape(1, -1), holdings)[:, 0]
 
 
 @numba.njit(cache=True, nogil=True)
