@@ -25,10 +25,11 @@ from agent.evaluation import (
     Candidate,
     EParams,
     EvaluationParams,
+    HoldingInputs,
     Spot,
+    SpotInputs,
     Values,
     chain_params,
-    heuristic_params,
 )
 from agent.modeller import ChainAnswer
 from agent.opponents import OpponentView
@@ -47,14 +48,21 @@ def heuristic_estimates(spot: Spot, candidates: Sequence[Candidate], ehs: Values
     """The heuristic parameters of every candidate: a bet or raise meets each opponent's
     answer to a bet and is won at ``p_called`` (``p_reraised`` once re-raised); a check or
     call meets its answer now and is won at ``ehs``."""
+    spot_inputs = SpotInputs.of(spot, params)
+    # the inputs of the aggressive candidates and of the others, each built at first need
+    inputs: dict[bool, HoldingInputs] = {}
     out = []
     for c in candidates:
         if c.kind == "fold":
             out.append(FOLD_NOW)
             continue
-        answers = [v.bet if c.aggressive else v.check for v in views]
-        out.append(heuristic_params(spot, c, ehs, p_called if c.aggressive else ehs, answers,
-                                    params, p_reraised if c.aggressive else ehs, draw))
+        shared = inputs.get(c.aggressive)
+        if shared is None:
+            shared = inputs[c.aggressive] = (
+                HoldingInputs.of(ehs, p_called, [v.bet for v in views], p_reraised, draw)
+                if c.aggressive else
+                HoldingInputs.of(ehs, ehs, [v.check for v in views], ehs, draw))
+        out.append(spot_inputs.params(c, shared))
     return out
 
 

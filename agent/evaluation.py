@@ -327,45 +327,92 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
     """
     if candidate.kind == "fold":
         return FOLD_NOW
-    shape = np.broadcast_shapes(np.shape(p_win), np.shape(p_called), np.shape(draw_share),
-                                *(np.shape(x) for o in opponents
-                                  for x in (o.fold, o.call, o.raise_)))
-    n = int(np.prod(shape))
+    return SpotInputs.of(spot, params).params(
+        candidate, HoldingInputs.of(p_win, p_called, opponents, p_reraised, draw_share))
 
-    def flat(x: Values) -> np.ndarray:
-        a = np.asarray(x, dtype=np.float64)
-        if a.shape == shape:  # most inputs: a copy-free view, where broadcast_to costs
-            return np.ascontiguousarray(a).reshape(n)
-        return np.ascontiguousarray(np.broadcast_to(a, shape).reshape(n))
 
-    k = len(opponents)
-    tendencies = np.zeros((3, k, n))
-    for j, o in enumerate(opponents):
-        tendencies[0, j], tendencies[1, j], tendencies[2, j] = \
-            flat(o.fold), flat(o.call), flat(o.raise_)
-    acting = spot.yet_to_act or (True,) * k
-    out = np.empty((7, n))
-    _heuristic_kernel(
-        np.array([spot.pot, spot.to_call, spot.our_bet, spot.stack, spot.bet_unit,
-                  spot.future_unit, spot.rounds_left, spot.top_bet], dtype=np.float64),
-        spot.is_limit, spot.is_limit and not spot.reraise_room,
-        np.asarray(spot.opponent_calls, dtype=np.float64),
-        np.asarray(spot.opponent_stacks, dtype=np.float64), np.asarray(acting, dtype=np.bool_),
-        float(candidate.added), candidate.aggressive, candidate.kind == "call",
-        -1.0 if candidate.pot_fraction is None else candidate.pot_fraction,
-        flat(p_win), flat(p_called), flat(p_called if p_reraised is None else p_reraised),
-        flat(draw_share), tendencies,
-        np.array([params.size_fold_exponent, params.future_bet_rate,
-                  params.hf_given_bet_behind, params.call_margin,
-                  1.0 if params.give_up == "behind" else 0.0]), out)
+@dataclass(frozen=True)
+class HoldingInputs:
+    """What :func:`heuristic_params` reads per holding, flattened to the kernel's layout:
+    candidates that meet the same answers share it, so a decision builds it once per kind of
+    candidate (aggressive or not) instead of once per candidate."""
 
-    def shaped(row: np.ndarray) -> Values:
-        return float(row[0]) if shape == () else row.reshape(shape)
+    shape: tuple[int, ...]
+    p_win: np.ndarray
+    p_called: np.ndarray
+    p_reraised: np.ndarray
+    draw_share: np.ndarray
+    tendencies: np.ndarray  # [fold | call | raise, opponent, holding]
 
-    p_w, pot_sd, eb_w, p_vf, p_hf, bets_hf, win = (shaped(row) for row in out)
-    return EParams(p_w=p_w, es_w=pot_sd, eb_w=eb_w, p_vf=p_vf, es_vf=float(spot.pot +
-                   candidate.added), eb_vf=float(candidate.added), p_hf=p_hf, eb_hf=bets_hf,
-                   win=win)
+    @classmethod
+    def of(cls, p_win: Values, p_called: Values, opponents: Sequence[OpponentTendency],
+           p_reraised: Values | None = None, draw_share: Values = 0.0) -> HoldingInputs:
+        shape = np.broadcast_shapes(np.shape(p_win), np.shape(p_called),
+                                    np.shape(draw_share),
+                                    *(np.shape(x) for o in opponents
+                                      for x in (o.fold, o.call, o.raise_)))
+        n = int(np.prod(shape))
+
+        def flat(x: Values) -> np.ndarray:
+            a = np.asarray(x, dtype=np.float64)
+            if a.shape == shape:  # most inputs: a copy-free view, where broadcast_to costs
+                return np.ascontiguousarray(a).reshape(n)
+            return np.ascontiguousarray(np.broadcast_to(a, shape).reshape(n))
+
+        tendencies = np.zeros((3, len(opponents), n))
+        for j, o in enumerate(opponents):
+            tendencies[0, j], tendencies[1, j], tendencies[2, j] = \
+                flat(o.fold), flat(o.call), flat(o.raise_)
+        return cls(shape, flat(p_win), flat(p_called),
+                   flat(p_called if p_reraised is None else p_reraised), flat(draw_share),
+                   tendencies)
+
+
+@dataclass(frozen=True)
+class SpotInputs:
+    """What :func:`heuristic_params` reads of the spot and the parameters, as the kernel
+    takes them: the same for every candidate of a decision, so built once per decision."""
+
+    spot: Spot
+    numbers: np.ndarray
+    calls: np.ndarray
+    stacks: np.ndarray
+    acting: np.ndarray
+    settings: np.ndarray
+
+    @classmethod
+    def of(cls, spot: Spot, params: EvaluationParams) -> SpotInputs:
+        acting = spot.yet_to_act or (True,) * spot.opponents
+        return cls(
+            spot,
+            np.array([spot.pot, spot.to_call, spot.our_bet, spot.stack, spot.bet_unit,
+                      spot.future_unit, spot.rounds_left, spot.top_bet], dtype=np.float64),
+            np.asarray(spot.opponent_calls, dtype=np.float64),
+            np.asarray(spot.opponent_stacks, dtype=np.float64),
+            np.asarray(acting, dtype=np.bool_),
+            np.array([params.size_fold_exponent, params.future_bet_rate,
+                      params.hf_given_bet_behind, params.call_margin,
+                      1.0 if params.give_up == "behind" else 0.0]))
+
+    def params(self, candidate: Candidate, inputs: HoldingInputs) -> EParams:
+        """:func:`heuristic_params` of a candidate other than a fold."""
+        spot, shape = self.spot, inputs.shape
+        out = np.empty((7, inputs.p_win.shape[0]))
+        _heuristic_kernel(
+            self.numbers, spot.is_limit, spot.is_limit and not spot.reraise_room, self.calls,
+            self.stacks, self.acting, float(candidate.added), candidate.aggressive,
+            candidate.kind == "call",
+            -1.0 if candidate.pot_fraction is None else candidate.pot_fraction,
+            inputs.p_win, inputs.p_called, inputs.p_reraised, inputs.draw_share,
+            inputs.tendencies, self.settings, out)
+
+        def shaped(row: np.ndarray) -> Values:
+            return float(row[0]) if shape == () else row.reshape(shape)
+
+        p_w, pot_sd, eb_w, p_vf, p_hf, bets_hf, win = (shaped(row) for row in out)
+        return EParams(p_w=p_w, es_w=pot_sd, eb_w=eb_w, p_vf=p_vf, es_vf=float(spot.pot +
+                       candidate.added), eb_vf=float(candidate.added), p_hf=p_hf,
+                       eb_hf=bets_hf, win=win)
 
 
 @numba.njit(cache=True, nogil=True)
