@@ -74,7 +74,7 @@ def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
     def answers(obs: Observation, hand: HandModel, raise_to: int) -> RaiseAnswer:
         ours = ActionRecord(obs.seat, obs.street, ActionKind.RAISE, raise_to,
                             raise_to - obs.bets[obs.seat])
-        fold_all, calls = 1.0, [ours]
+        fold_all, calls = 1.0, []
         for seat in obs.live_opponents:
             if obs.stacks[seat] == 0:  # all-in: it neither folds nor acts
                 fold_all = 0.0
@@ -82,9 +82,8 @@ def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
             fold_all *= modeller.seen_fold(seat, obs.street, modeller.context(seat, True, hand))
             added = min(raise_to - obs.bets[seat], obs.stacks[seat])
             calls.append(ActionRecord(seat, obs.street, ActionKind.CALL, None, added))
-        after = modeller.path_at((*obs.history, *calls), obs.board, obs.street)[-1]
-        return RaiseAnswer(fold_all, tuple(after.weights[s].weights for s in obs.live_opponents),
-                           after.betting.pot)
+        weights, pot = modeller.all_called(obs.history, obs.board, obs.street, ours, calls)
+        return RaiseAnswer(fold_all, tuple(weights[s] for s in obs.live_opponents), pot)
     return answers
 
 
@@ -173,9 +172,8 @@ def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
     can_raise = value.kind is ActionKind.RAISE and any(
         a.kind is not ActionKind.RAISE for a in plain)
     can_value = defense.value_raise and can_raise
-    answer = (answers(obs, hand, value.amount) if defense.steal and answers is not None
-              and can_raise and value.amount is not None else None)
-    if not defend and not can_value and answer is None:
+    steal = defense.steal and answers is not None and can_raise and value.amount is not None
+    if not defend and not can_value and not steal:
         return _Choices(plain, plain, plain, none, none, None)
     ranges = [hand.weights[s].weights for s in obs.live_opponents if s in hand.weights]
     equity = preflop_equities(holdings, ranges)
@@ -183,8 +181,11 @@ def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
             .reshape(len(holdings)) if defend else none)
     raises = (np.asarray(worth_raising(equity, len(obs.live_opponents) + 1, defense))
               .reshape(len(holdings)) if can_value else none)
-    if answer is not None and value.amount is not None:
-        raises = raises | _steals(obs, answer, value.amount, equity, holdings, defense)
+    # the opponents' answers cost hypothetical steps: not asked when every holding raises
+    # for value anyway
+    if steal and answers is not None and value.amount is not None and not raises.all():
+        raises = raises | _steals(obs, answers(obs, hand, value.amount), value.amount, equity,
+                                  holdings, defense)
     defended = tuple(Action.call() if a.kind is ActionKind.FOLD else a for a in plain)
     valued = tuple(a if a.kind is ActionKind.RAISE else value for a in plain)
     return _Choices(plain, defended, valued, pays, raises, equity)

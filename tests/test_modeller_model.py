@@ -421,3 +421,35 @@ def test_seen_folds_start_at_none_and_count_only_real_folds(mode: str) -> None:
         assert any(f > 0 for f, _, _ in asked)
         prior = bot.model.params.prior_observations
         assert all(f == folds / max(n, prior) for f, folds, n in asked)
+
+
+@pytest.mark.parametrize("mode", ["off", "frequencies", "full"])
+def test_all_called_reads_what_stepping_through_the_calls_gives(mode: str) -> None:
+    from simulator import ActionKind, ActionRecord, ActionTaken
+
+    names = ("me", "a", "b", "c")
+    m = OpponentModeller(mode=mode, preflop_values=preflop_values())
+    m.start(BotContext(seat=0, names=names, game=LIMIT))
+    m.observe(HandStarted(0, button=3, names=names, stacks=(200,) * 4,
+                          dealt_in=(True,) * 4))
+    # seat 3 has the button: seat 2 raises, seat 3 calls, and we (the small blind) raise
+    real = [ActionRecord(2, Street.PREFLOP, ActionKind.RAISE, 4, 4),
+            ActionRecord(3, Street.PREFLOP, ActionKind.CALL, None, 4)]
+    for r in real:
+        m.observe(ActionTaken(r))
+    ours = ActionRecord(0, Street.PREFLOP, ActionKind.RAISE, 6, 5)
+    calls = [ActionRecord(s, Street.PREFLOP, ActionKind.CALL, None, 6 - bet)
+             for s, bet in ((1, 2), (2, 4), (3, 4))]
+    for history in (real, real[:1]):  # the real hand so far, and a history that leaves it
+        weights, pot = m.all_called(history, (), Street.PREFLOP, ours, calls)
+        stepped = m.hand_at([*history, ours, *calls], (), Street.PREFLOP)
+        assert pot == stepped.betting.pot
+        assert sorted(weights) == sorted(stepped.weights)
+        for seat, w in weights.items():
+            assert np.array_equal(w, stepped.weights[seat].weights)
+    # where the real hand went on with our very raise, the real pictures are read
+    m.observe(ActionTaken(ours))
+    weights, pot = m.all_called(real, (), Street.PREFLOP, ours, calls[:1])
+    stepped = m.hand_at([*real, ours, *calls[:1]], (), Street.PREFLOP)
+    assert pot == stepped.betting.pot
+    assert all(np.array_equal(w, stepped.weights[s].weights) for s, w in weights.items())

@@ -315,23 +315,65 @@ class OpponentModeller:
                 street: Street | None = None) -> list[HandModel]:
         """The hand before each action of ``history`` and after the last (len + 1
         pictures), as :meth:`hand_at` builds them."""
-        self._current()
-        shared = 0
-        limit = min(len(history), len(self._records))
-        while shared < limit and history[shared] == self._records[shared]:
-            shared += 1
-        path = self._path[:shared + 1]
         cards = tuple(int(c) for c in board)
-        for record in history[shared:]:
-            hand = path[-1]
-            if record.street > hand.street:
-                hand = hand.on_street(record.street, cards[:record.street.board_size])
-            path.append(self._step(hand, record)[0])
+        path = self._stepped(history, cards)
         last = path[-1]
         target = max(street if street is not None else last.street, last.street)
         if target > last.street or cards != last.board:
             path[-1] = last.on_street(target, cards[:target.board_size])
         return path
+
+    def _shared(self, history: Sequence[ActionRecord]) -> int:
+        """How many actions ``history`` shares with the hand's real ones, from the start."""
+        self._current()
+        shared = 0
+        limit = min(len(history), len(self._records))
+        while shared < limit and history[shared] == self._records[shared]:
+            shared += 1
+        return shared
+
+    def _stepped(self, history: Sequence[ActionRecord], cards: tuple[int, ...]
+                 ) -> list[HandModel]:
+        """:meth:`path_at`'s pictures before the last one is brought to the street and the
+        board asked about."""
+        shared = self._shared(history)
+        path = self._path[:shared + 1]
+        for record in history[shared:]:
+            hand = path[-1]
+            if record.street > hand.street:
+                hand = hand.on_street(record.street, cards[:record.street.board_size])
+            path.append(self._step(hand, record)[0])
+        return path
+
+    def all_called(self, history: Sequence[ActionRecord], board: Sequence[int],
+                   street: Street, ours: ActionRecord, calls: Sequence[ActionRecord]
+                   ) -> tuple[dict[int, np.ndarray], int]:
+        """Each opponent's weights and the pot once ``calls`` answer our bet or raise
+        ``ours`` after ``history``: what ``hand_at((*history, ours, *calls), board,
+        street)`` holds, without the betting records of each call. A call adds no bet
+        level and moves only its caller's weights, so each caller is re-weighted in the
+        context our raise leaves it in, whoever calls before it. Where the real hand went on
+        with ``ours``, the real pictures are read instead (as :meth:`path_at` reads them)."""
+        cards = tuple(int(c) for c in board)
+        base = self._stepped(history, cards)[-1]
+        steps = (*history, ours, *calls)
+        if (self._shared(steps) > len(history) or base.street != street
+                or cards != base.board
+                or any(r.street != street for r in (ours, *calls))):
+            last = self.path_at(steps, board, street)[-1]
+            return {s: w.weights for s, w in last.weights.items()}, last.betting.pot
+        raised = self._step(base, ours)[0]
+        weights = {s: w.weights for s, w in raised.weights.items()}
+        pot = raised.betting.pot
+        for record in calls:
+            pot += record.added
+            ow = raised.weights.get(record.seat)
+            if record.seat == raised.us or self.mode == "off" or ow is None \
+                    or not ow.wants(record.kind):
+                continue
+            action = seen(raised.betting, record, self.params.size_edges, self.raised_back)
+            weights[record.seat] = self._reweighted(raised, ow, action)
+        return weights, pot
 
     def weights(self, seat: int, hand: HandModel | None = None) -> np.ndarray:
         """The (1326,) weights of the opponent in ``seat`` (now, or in ``hand``); read-only,
