@@ -361,8 +361,11 @@ class HoldingInputs:
 
         tendencies = np.zeros((3, len(opponents), n))
         for j, o in enumerate(opponents):
-            tendencies[0, j], tendencies[1, j], tendencies[2, j] = \
-                flat(o.fold), flat(o.call), flat(o.raise_)
+            if len(shape) <= 1:  # the rows take each rate as it is (a decision's case)
+                tendencies[0, j], tendencies[1, j], tendencies[2, j] = o.fold, o.call, o.raise_
+            else:
+                tendencies[0, j], tendencies[1, j], tendencies[2, j] = \
+                    flat(o.fold), flat(o.call), flat(o.raise_)
         return cls(shape, flat(p_win), flat(p_called),
                    flat(p_called if p_reraised is None else p_reraised), flat(draw_share),
                    tendencies)

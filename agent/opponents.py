@@ -48,10 +48,16 @@ class OpponentView:
 
 def weak_shares(weights: np.ndarray, weak: np.ndarray, holdings: np.ndarray) -> np.ndarray:
     """Per holding, the share of ``weights`` on ``weak`` holdings once the holdings sharing a
-    card with it are left out (0 when nothing is left)."""
-    free, free_weak = free_masses(np.stack([weights, np.where(weak, weights, 0.0)]),
-                                  holdings).T
-    return ratio(free_weak, np.where(free > 1e-12, free, 0.0))
+    card with it are left out (0 when nothing is left). ``weights`` is one range (1326,) or
+    one per row; the shares are then one row per range (every range's masses in one pass:
+    each is the sum it was alone)."""
+    w = np.atleast_2d(weights)
+    both = np.empty((2 * w.shape[0], w.shape[1]))
+    both[0::2], both[1::2] = w, np.where(weak, w, 0.0)
+    masses = free_masses(both, holdings).T
+    free, free_weak = masses[0::2], masses[1::2]
+    shares = ratio(free_weak, np.where(free > 1e-12, free, 0.0))
+    return shares if np.ndim(weights) == 2 else shares[0]
 
 
 def facing_our_bet(frequencies: tuple[float, float, float], weak: Values) -> OpponentTendency:

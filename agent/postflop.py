@@ -83,8 +83,9 @@ def _views(obs: Observation, hand: HandModel, modeller: OpponentModeller,
            trust: Sequence[float], weights: np.ndarray, weak: np.ndarray,
            holdings: np.ndarray) -> tuple[OpponentView, ...]:
     out = []
+    shares = weak_shares(weights, weak, holdings)
     for j, seat in enumerate(obs.live_opponents):
-        share = weak_shares(weights[j], weak, holdings)
+        share = shares[j]
         bet = modeller.frequencies(seat, obs.street, modeller.context(seat, True, hand))
         check = modeller.frequencies(seat, obs.street, modeller.context(seat, False, hand))
         out.append(OpponentView(seat, weights[j], trust[j], share, facing_our_bet(bet, share),

@@ -114,5 +114,6 @@ def draw_index(weights: np.ndarray, rng: np.random.Generator) -> int:
     1
     """
     point = rng.random() * float(weights.sum())
-    return int(np.searchsorted(np.cumsum(weights), point, side="right").clip(
-        0, len(weights) - 1))
+    # clamped in Python: a numpy scalar's clip costs more than the search
+    return min(max(int(np.searchsorted(np.cumsum(weights), point, side="right")), 0),
+               len(weights) - 1)

@@ -159,11 +159,19 @@ def card_mask(cards: Iterable[int]) -> int:
     return m
 
 
+# per card, the holdings that hold it: a modeller asks for a new board's clashes every round
+_HOLDING_CARD = np.zeros((NUM_CARDS, NUM_HOLDINGS), dtype=bool)
+_HOLDING_CARD[HOLDINGS[:, 0], np.arange(NUM_HOLDINGS)] = True
+_HOLDING_CARD[HOLDINGS[:, 1], np.arange(NUM_HOLDINGS)] = True
+_HOLDING_CARD.setflags(write=False)
+
+
 def clashing_holdings(cards: Iterable[int]) -> np.ndarray:
     """Boolean array (1326,): True for holdings that share a card with ``cards``."""
-    dead = np.zeros(NUM_CARDS, dtype=bool)
-    dead[list(cards)] = True
-    return dead[HOLDINGS[:, 0]] | dead[HOLDINGS[:, 1]]
+    out = np.zeros(NUM_HOLDINGS, dtype=bool)
+    for c in cards:
+        out |= _HOLDING_CARD[c]
+    return out
 
 
 # --- treys interop --------------------------------------------------------------------------
