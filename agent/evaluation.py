@@ -49,6 +49,7 @@ A hand-computed case, heads-up on the river: the pot is 10 with a bet of 2 to ca
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
@@ -347,11 +348,11 @@ class HoldingInputs:
     @classmethod
     def of(cls, p_win: Values, p_called: Values, opponents: Sequence[OpponentTendency],
            p_reraised: Values | None = None, draw_share: Values = 0.0) -> HoldingInputs:
-        shape = np.broadcast_shapes(np.shape(p_win), np.shape(p_called),
-                                    np.shape(draw_share),
-                                    *(np.shape(x) for o in opponents
-                                      for x in (o.fold, o.call, o.raise_)))
-        n = int(np.prod(shape))
+        shapes = {np.shape(p_win), np.shape(p_called), np.shape(draw_share),
+                  *(np.shape(x) for o in opponents for x in (o.fold, o.call, o.raise_))}
+        # one shape (a decision's case) is its own broadcast, which costs more than the rest
+        shape = next(iter(shapes)) if len(shapes) == 1 else np.broadcast_shapes(*shapes)
+        n = math.prod(shape)
 
         def flat(x: Values) -> np.ndarray:
             a = np.asarray(x, dtype=np.float64)
