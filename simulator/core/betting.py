@@ -44,12 +44,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from simulator.core.actions import ActionKind, ActionRecord
+from simulator.core.frozen import quick_init
 from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.positions import table_order
 from simulator.core.streets import Street
 
 
+@quick_init
 @dataclass(frozen=True)
 class Move:
     """One action, with its betting round as it stood just before it.
@@ -77,6 +79,7 @@ class Move:
         return self.record.street
 
 
+@quick_init
 @dataclass(frozen=True)
 class BettingRound:
     """One street's betting so far (see the module docstring for the terms)."""
@@ -129,6 +132,7 @@ class BettingRound:
         return any(m.seat == seat for m in self.moves)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Betting:
     """A hand's public betting and chips; see the module docstring.
@@ -245,7 +249,7 @@ class Betting:
 
     @property
     def street(self) -> Street:
-        return self.current.street
+        return self.rounds[-1].street  # not through current: asked at every step
 
     @property
     def pot(self) -> int:
