@@ -172,19 +172,23 @@ def _free_masses(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
     ``holdings[i]`` (see :func:`free_masses`), with the float operations of the numpy form it
     replaced: each card's mass added up in holding order as ``np.bincount`` does, by the low
     card and by the high card apart, then the two added; a decision asks this of every
-    range, and numpy's calls cost more than the sums."""
-    by_a = np.empty(52)
-    by_b = np.empty(52)
-    for j in range(w.shape[0]):
-        by_a[:] = 0.0
-        by_b[:] = 0.0
-        for h in range(w.shape[1]):
-            by_a[hold_a[h]] += w[j, h]
-            by_b[hold_b[h]] += w[j, h]
-        for i in range(holdings.shape[0]):
-            h = holdings[i]
-            a, b = hold_a[h], hold_b[h]
-            out[i, j] = totals[j] - (by_a[a] + by_b[a]) - (by_a[b] + by_b[b]) + w[j, h]
+    range, and numpy's calls cost more than the sums. The ranges are summed side by side:
+    holdings in order share their low card, so one range's sums wait on each other, and
+    several ranges' fill that wait."""
+    k = w.shape[0]
+    by_a = np.zeros((52, k))
+    by_b = np.zeros((52, k))
+    for h in range(w.shape[1]):
+        a, b = hold_a[h], hold_b[h]
+        for j in range(k):
+            by_a[a, j] += w[j, h]
+            by_b[b, j] += w[j, h]
+    for i in range(holdings.shape[0]):
+        h = holdings[i]
+        a, b = hold_a[h], hold_b[h]
+        for j in range(k):
+            out[i, j] = totals[j] - (by_a[a, j] + by_b[a, j]) - (by_a[b, j] + by_b[b, j]) \
+                + w[j, h]
 
 
 def free_masses(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
@@ -345,8 +349,9 @@ def _ranges(weights: Sequence[np.ndarray | Sequence[float] | None]) -> np.ndarra
         return np.empty((0, NUM_HOLDINGS))
     arrays = [x for x in weights if isinstance(x, np.ndarray) and x.shape == (NUM_HOLDINGS,)]
     if len(arrays) == len(weights):
-        w = np.stack(arrays).astype(np.float64, copy=False)
-        if np.isfinite(w).all() and not (w < 0).any():
+        w = np.array(arrays).astype(np.float64, copy=False)
+        # finite and non-negative in two reductions: NaN fails both comparisons
+        if w.min() >= 0 and w.max() < np.inf:
             return w
     return np.stack([range_weights(x) for x in weights])
 
