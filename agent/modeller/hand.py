@@ -67,7 +67,8 @@ class HandModel:
         betting = Betting.start(game, event.button, event.stacks, event.dealt_in)
         dead = np.zeros(1326, dtype=bool)
         dead.setflags(write=False)
-        weights = FrozenMap({s: OpponentWeights.fresh(dead) for s in betting.order if s != us})
+        fresh = OpponentWeights.fresh(dead)  # read-only: one record serves every opponent
+        weights = FrozenMap({s: fresh for s in betting.order if s != us})
         return cls(game, us, tuple(event.names), betting, (), dead, weights)
 
     def _with(self, *, betting: Betting | None = None, board: tuple[int, ...] | None = None,

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from simulator.core.actions import ActionKind, ActionRecord
 from simulator.core.frozen import quick_init
@@ -49,6 +50,13 @@ from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.positions import table_order
 from simulator.core.streets import Street
+
+T = TypeVar("T")
+
+
+def _replaced(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    """``items`` with entry ``i`` replaced."""
+    return (*items[:i], value, *items[i + 1:])
 
 
 @quick_init
@@ -188,24 +196,25 @@ class Betting:
     def apply(self, record: ActionRecord) -> Betting:
         """The betting after ``record`` (a later street's action opens that street)."""
         betting = self.deal(record.street) if record.street > self.street else self
-        rnd = betting.current
-        seat = record.seat
-        move = Move(record, len(rnd.levels), rnd.bets_to_call(seat), rnd.raised(seat),
-                    betting.pot, rnd.top, rnd.bets[seat])
-        stacks, paid, active = list(betting.stacks), list(betting.contributions), \
-            list(betting.active)
-        bets, levels = list(rnd.bets), rnd.levels
-        if record.kind is ActionKind.FOLD:
-            active[seat] = False
+        rnd = betting.rounds[-1]
+        seat, added, kind = record.seat, record.added, record.kind
+        stacks, paid, active = betting.stacks, betting.contributions, betting.active
+        bets, levels = rnd.bets, rnd.levels
+        move = Move(record, len(levels), rnd.bets_to_call(seat), rnd.raised(seat), sum(paid),
+                    max(bets), bets[seat])
+        # only the tuples the action changes are rebuilt: a modeller steps every action
+        if kind is ActionKind.FOLD:
+            active = _replaced(active, seat, False)
         else:
-            stacks[seat] -= record.added
-            paid[seat] += record.added
-            bets[seat] += record.added
-            if record.kind is ActionKind.RAISE:
+            if added:
+                stacks = _replaced(stacks, seat, stacks[seat] - added)
+                paid = _replaced(paid, seat, paid[seat] + added)
+                bets = _replaced(bets, seat, bets[seat] + added)
+            if kind is ActionKind.RAISE:
                 levels = (*levels, bets[seat])  # the raise-to total
-        rnd = BettingRound(rnd.street, levels, tuple(bets), (*rnd.moves, move))
-        return Betting(betting.game, betting.button, betting.order, tuple(stacks), tuple(paid),
-                       tuple(active), (*betting.rounds[:-1], rnd))
+        rnd = BettingRound(rnd.street, levels, bets, (*rnd.moves, move))
+        return Betting(betting.game, betting.button, betting.order, stacks, paid, active,
+                       (*betting.rounds[:-1], rnd))
 
     def deal(self, street: Street) -> Betting:
         """The betting once ``street`` opens: earlier rounds closed, the uncalled part of
