@@ -233,16 +233,19 @@ def _ppot_numerators(fin: np.ndarray, order: np.ndarray, info: np.ndarray,
                     twice[h] += (_passed_before(bits, below, (info[h, _SPAN] >> 16) & 0xFFFF)
                                  - _popcount(passed[cards & 0xFF] & info[h, _LE])
                                  - _popcount(passed[cards >> 8] & info[h, _LE + 1]))
+                low = words
                 for i in range(g):
                     h = group[i]
                     cards = info[h, _CARDS]
                     p = info[h, _SPAN] >> 32
                     bits[p >> 6] |= np.int64(1) << (p & 63)
                     per_word[p >> 6] += 1
+                    low = min(low, p >> 6)
                     passed[cards & 0xFF] |= info[h, _BIT]
                     passed[cards >> 8] |= info[h, _BIT + 1]
-                total = 0
-                for j in range(words):
+                # only the words after the lowest one the group entered have more below them
+                total = below[low] + per_word[low]
+                for j in range(low + 1, words):
                     below[j] = total
                     total += per_word[j]
                 # Opponents strictly better now with a final rank no better than ours.
