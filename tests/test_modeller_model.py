@@ -20,6 +20,7 @@ from agent.modeller import (
     ModellerParams,
     OpponentModeller,
 )
+from agent.modeller.model import Mode
 from agent.strength.ehs import hand_strength
 from simulator import (
     Action,
@@ -424,7 +425,7 @@ def test_seen_folds_start_at_none_and_count_only_real_folds(mode: str) -> None:
 
 
 @pytest.mark.parametrize("mode", ["off", "frequencies", "full"])
-def test_all_called_reads_what_stepping_through_the_calls_gives(mode: str) -> None:
+def test_all_called_reads_what_stepping_through_the_calls_gives(mode: Mode) -> None:
     from simulator import ActionKind, ActionRecord, ActionTaken
 
     names = ("me", "a", "b", "c")
