@@ -79,12 +79,12 @@ def spot_of(obs: Observation, opponents: Sequence[int], betting: Betting) -> Spo
         or top // game.bet_size(street) + 1 < game.cap)
 
 
-def _views(obs: Observation, hand: HandModel, modeller: OpponentModeller,
-           trust: Sequence[float], weights: np.ndarray, weak: np.ndarray,
-           holdings: np.ndarray) -> tuple[OpponentView, ...]:
+def _views(obs: Observation, opponents: Sequence[int], hand: HandModel,
+           modeller: OpponentModeller, trust: Sequence[float], weights: np.ndarray,
+           weak: np.ndarray, holdings: np.ndarray) -> tuple[OpponentView, ...]:
     out = []
     shares = weak_shares(weights, weak, holdings)
-    for j, seat in enumerate(obs.live_opponents):
+    for j, seat in enumerate(opponents):
         share = shares[j]
         bet = modeller.frequencies(seat, obs.street, modeller.context(seat, True, hand))
         check = modeller.frequencies(seat, obs.street, modeller.context(seat, False, hand))
@@ -130,8 +130,8 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
     spot = spot_of(obs, opponents, hand.betting)
     cands = tuple(candidates(spot, obs.legal, ev.nolimit_sizes))
     values = board_values(obs.board)
-    views = _views(obs, hand, modeller, trust, weights, values.ehs_prime < ev.fold_value,
-                   holdings)
+    views = _views(obs, opponents, hand, modeller, trust, weights,
+                   values.ehs_prime < ev.fold_value, holdings)
     p_called = p_reraised = strength.ehs
     if any(c.aggressive for c in cands):
         # an opponent calls with the top of its range and re-raises with the top of that,

@@ -75,7 +75,8 @@ def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
         ours = ActionRecord(obs.seat, obs.street, ActionKind.RAISE, raise_to,
                             raise_to - obs.bets[obs.seat])
         fold_all, calls = 1.0, []
-        for seat in obs.live_opponents:
+        opponents = obs.live_opponents  # a property that builds its tuple each time
+        for seat in opponents:
             if obs.stacks[seat] == 0:  # all-in: it neither folds nor acts
                 fold_all = 0.0
                 continue
@@ -83,7 +84,7 @@ def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
             added = min(raise_to - obs.bets[seat], obs.stacks[seat])
             calls.append(ActionRecord(seat, obs.street, ActionKind.CALL, None, added))
         weights, pot = modeller.all_called(obs.history, obs.board, obs.street, ours, calls)
-        return RaiseAnswer(fold_all, tuple(weights[s] for s in obs.live_opponents), pot)
+        return RaiseAnswer(fold_all, tuple(weights[s] for s in opponents), pot)
     return answers
 
 
@@ -175,11 +176,12 @@ def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
     steal = defense.steal and answers is not None and can_raise and value.amount is not None
     if not defend and not can_value and not steal:
         return _Choices(plain, plain, plain, none, none, None)
-    ranges = [hand.weights[s].weights for s in obs.live_opponents if s in hand.weights]
+    opponents = obs.live_opponents
+    ranges = [hand.weights[s].weights for s in opponents if s in hand.weights]
     equity = preflop_equities(holdings, ranges)
     pays = (np.asarray(worth_calling(equity, obs.legal.call_amount, obs.pot, defense))
             .reshape(len(holdings)) if defend else none)
-    raises = (np.asarray(worth_raising(equity, len(obs.live_opponents) + 1, defense))
+    raises = (np.asarray(worth_raising(equity, len(opponents) + 1, defense))
               .reshape(len(holdings)) if can_value else none)
     # the opponents' answers cost hypothetical steps: not asked when every holding raises
     # for value anyway
