@@ -41,7 +41,7 @@ from agent.modeller.hand import HandModel
 from agent.params import AgentParams, identity, load_agent_params
 from agent.postflop import PostflopRows, postflop_rows
 from agent.preflop.expert import PreflopExpert
-from agent.preflop_policy import PreflopRows, preflop_rows, raise_answers
+from agent.preflop_policy import PreflopRows, preflop_reach, preflop_rows, raise_answers
 from agent.selector import draw_index
 from agent.strength.range_strength import range_strength
 from agent.trace_records import decision_record, end_record
@@ -60,10 +60,11 @@ from simulator import (
     Showdown,
     Street,
 )
-from simulator.core.cards import HOLDING_INDEX
+from simulator.core.cards import HOLDING_INDEX, NUM_HOLDINGS
 from simulator.play.protocol import holding_indices
 
 MODEL_SUFFIX = ".model"
+ALL_HOLDINGS = np.arange(NUM_HOLDINGS)
 
 Rows = PreflopRows | PostflopRows
 
@@ -200,9 +201,12 @@ class HeuristicAgent(BaseBot):
         if obs.street is Street.PREFLOP:
             return preflop_rows(obs, path, self.expert, self.params.defense, holdings,
                                 raise_answers(self.modeller))
+        def reach() -> np.ndarray:
+            return preflop_reach(obs, path, self.expert, self.params.defense, ALL_HOLDINGS,
+                                 raise_answers(self.modeller))
         return postflop_rows(obs, path[-1], self.modeller, self._trust_of, self.params,
                              holdings, self.calibration.win
-                             if self.params.calibration.enabled else None)
+                             if self.params.calibration.enabled else None, reach)
 
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:

@@ -24,6 +24,7 @@ import numpy as np
 from agent.calibration import situation
 from agent.estimates import draw_share, from_chains, heuristic_estimates
 from agent.evaluation import Candidate, EParams, Spot, candidates
+from agent.fold_cap import capped, fold_share, may_fold
 from agent.modeller import ChainAnswer, OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.opponents import OpponentView, facing_our_bet, weak_shares
@@ -35,6 +36,7 @@ from agent.strength.values import board_values
 from agent.trust import mixed
 from simulator import Action, GameConfig, Observation, Street
 from simulator.core.betting import Betting
+from simulator.core.cards import NUM_HOLDINGS, clashing_holdings
 
 Calibrated = Callable[[str, np.ndarray], "np.ndarray | float"]
 """A map of a river strength against an opponent (its situation's key) to a win
@@ -115,12 +117,13 @@ def _chain_answers(modeller: OpponentModeller, hand: HandModel, cands: Sequence[
 
 def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
                   trust_of: Callable[[HandModel, int], float], params: AgentParams,
-                  holdings: np.ndarray, calibrated: Calibrated | None = None
-                  ) -> PostflopRows:
+                  holdings: np.ndarray, calibrated: Calibrated | None = None,
+                  reach: Callable[[], np.ndarray] | None = None) -> PostflopRows:
     """The decision at ``obs`` for each holding (indices), ``hand`` the modeller's picture
     of the hand at ``obs``; ``calibrated(key, hs)``, when given, maps a river strength
     against a single opponent to the win probability its showdowns in the same situation say
-    (:mod:`agent.calibration`)."""
+    (:mod:`agent.calibration`); ``reach()``, when given, how likely our actions so far make
+    each of the 1326 holdings, for the fold cap (asked only where the cap applies)."""
     ev = params.evaluation
     opponents = obs.live_opponents
     trust = [trust_of(hand, s) for s in opponents]
@@ -157,4 +160,28 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
                   for x in estimates])
     continuing = spot.to_call == 0 and hand.betting.previous_raiser() == obs.seat
     chances = probabilities(cands, e, spot.scale, params.selector, continuing)
+    if reach is not None:
+        chances = _fold_capped(obs, spot, cands, chances, strength, weights, reach, params)
     return PostflopRows(spot, cands, strength, views, estimates, e, chances, continuing)
+
+
+def _fold_capped(obs: Observation, spot: Spot, cands: Sequence[Candidate],
+                 chances: np.ndarray, strength: RangeStrength, weights: np.ndarray,
+                 reach: Callable[[], np.ndarray], params: AgentParams) -> np.ndarray:
+    """``chances`` with the folds past the fold cap turned into calls (heads-up, facing a
+    bet; :mod:`agent.fold_cap`). Our range is every holding off the board, weighted by
+    ``reach()``, how likely our actions so far make each."""
+    kinds = [c.kind for c in cands]
+    cap = params.selector.fold_cap
+    if (not cap or len(weights) != 1 or spot.to_call <= 0 or "fold" not in kinds
+            or "call" not in kinds or not chances[:, kinds.index("fold")].any()):
+        return chances
+    ours = np.flatnonzero(~clashing_holdings(obs.board))
+    # every holding's EHS from one batch, so a holding reads the same number whichever
+    # holdings were asked with it (a row and act's draw agree to the last bit)
+    ehs = np.zeros(NUM_HOLDINGS)
+    ehs[ours] = (strength.ehs if np.array_equal(strength.holdings, ours)
+                 else range_strength(obs.board, weights, ours, params.lookahead).ehs)
+    keep = may_fold(ehs[strength.holdings], ehs[ours], reach()[ours],
+                    fold_share(cap, spot.to_call, obs.pot))
+    return capped(chances, kinds.index("fold"), kinds.index("call"), keep)

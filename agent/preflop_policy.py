@@ -193,12 +193,23 @@ def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
     return _Choices(plain, defended, valued, pays, raises, equity)
 
 
-def preflop_rows(obs: Observation, path: Sequence[HandModel], expert: PreflopExpert,
-                 defense: DefenseParams, holdings: np.ndarray,
-                 answers: RaiseAnswers | None = None) -> PreflopRows:
-    """The decision at ``obs`` for each holding; ``path`` is the modeller's picture of the
-    hand before each action of ``obs.history`` and now (``OpponentModeller.path_at``);
-    ``answers``, the opponents' answers to a raise, for the steals."""
+@dataclass(frozen=True)
+class _Prior:
+    """The rules' strategy chances at our first pre-flop decision of the hand, and whether
+    each strategy took each of our pre-flop actions so far (one array per action)."""
+
+    situation: Situation
+    table: int
+    strategies: tuple[str, ...]
+    thresholds: dict[str, int]
+    ir: np.ndarray
+    chances: np.ndarray
+    fits: tuple[np.ndarray, ...]
+
+
+def _prior(obs: Observation, path: Sequence[HandModel], expert: PreflopExpert,
+           defense: DefenseParams, holdings: np.ndarray, answers: RaiseAnswers | None
+           ) -> _Prior:
     ours = [i for i, r in enumerate(obs.history)
             if r.seat == obs.seat and r.street is Street.PREFLOP]
     # replaying the hand costs, and a first decision has nothing to replay
@@ -208,10 +219,36 @@ def preflop_rows(obs: Observation, path: Sequence[HandModel], expert: PreflopExp
     table, strategies, thresholds = expert.candidates(situation)
     ir = expert.irs(table, holdings)
     _, chances = expert.chances(situation, ir)
-    for i in ours:
-        taken = Action(obs.history[i].kind, obs.history[i].amount)
-        fits = _choices(expert, defense, past[i], path[i], strategies, holdings,
-                        answers).fits(taken)
+    fits = tuple(_choices(expert, defense, past[i], path[i], strategies, holdings, answers)
+                 .fits(Action(obs.history[i].kind, obs.history[i].amount)) for i in ours)
+    return _Prior(situation, table, strategies, thresholds, ir, chances, fits)
+
+
+def preflop_reach(obs: Observation, path: Sequence[HandModel], expert: PreflopExpert,
+                  defense: DefenseParams, holdings: np.ndarray,
+                  answers: RaiseAnswers | None = None) -> np.ndarray:
+    """The chance that we play the hand's pre-flop actions so far with each holding: how
+    likely we are to hold it now, up to a constant (``obs`` may be after the flop; ``path``
+    as for :func:`preflop_rows`)."""
+    prior = _prior(obs, path, expert, defense, holdings, answers)
+    chances = prior.chances
+    for fits in prior.fits:
+        chances = chances * fits
+    return np.asarray(chances.sum(axis=1))
+
+
+def preflop_rows(obs: Observation, path: Sequence[HandModel], expert: PreflopExpert,
+                 defense: DefenseParams, holdings: np.ndarray,
+                 answers: RaiseAnswers | None = None) -> PreflopRows:
+    """The decision at ``obs`` for each holding; ``path`` is the modeller's picture of the
+    hand before each action of ``obs.history`` and now (``OpponentModeller.path_at``);
+    ``answers``, the opponents' answers to a raise, for the steals."""
+    prior = _prior(obs, path, expert, defense, holdings, answers)
+    situation, table, strategies, thresholds, ir = (prior.situation, prior.table,
+                                                    prior.strategies, prior.thresholds,
+                                                    prior.ir)
+    chances = prior.chances
+    for fits in prior.fits:
         explained = (chances * fits).sum(axis=1) > 0
         chances = np.where(explained[:, None], chances * fits, chances)
     total = chances.sum(axis=1, keepdims=True)

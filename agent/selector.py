@@ -44,6 +44,9 @@ class SelectorParams(BaseModel):
     """Softmax temperature in units of the decision's chip scale."""
     continued_aggression: float = Field(ge=0, le=1e6)
     """Extra weight of a bet when we were the last aggressor of the previous round."""
+    fold_cap: float = Field(default=0.0, ge=0, le=1e6)
+    """Heads-up after the flop, the share of our range that may fold to a bet, in units of
+    the bet's break-even share (call / pot); 0: no cap (:mod:`agent.fold_cap`)."""
 
 
 def selection_weights(values: Sequence[float] | np.ndarray, aggressive: Sequence[bool],
