@@ -34,6 +34,23 @@ def fold_share(cap: float, to_call: int, pot: int) -> float:
     return min(1.0, cap * to_call / max(pot, 1))
 
 
+def learned_cap(cap: float, prior: float, trust: float) -> float:
+    """The cap against a bettor whose range on this line we trust by ``trust``: ``cap`` at
+    the trust's prior, relaxed as the showdowns prove its bets to be what the modeller says
+    (no cap at all once fully trusted), tightened as they prove them not to be.
+
+    >>> [round(learned_cap(2.0, 0.7, t), 6) for t in (0.7, 0.85, 0.4)]
+    [2.0, 4.0, 1.0]
+    >>> learned_cap(2.0, 0.7, 1.0), learned_cap(0.0, 0.7, 1.0)  # 0 stays off
+    (inf, 0.0)
+    """
+    if not cap:
+        return 0.0
+    if trust >= 1.0:
+        return float("inf")
+    return cap * (1.0 - prior) / (1.0 - trust)
+
+
 def may_fold(ehs_asked: np.ndarray, ehs_range: np.ndarray, reach: np.ndarray,
              share: float) -> np.ndarray:
     """Whether each asked holding (its EHS in ``ehs_asked``) is among the weakest ``share``

@@ -24,7 +24,7 @@ import numpy as np
 from agent.calibration import situation
 from agent.estimates import draw_share, from_chains, heuristic_estimates
 from agent.evaluation import Candidate, EParams, Spot, candidates
-from agent.fold_cap import capped, fold_share, may_fold
+from agent.fold_cap import capped, fold_share, learned_cap, may_fold
 from agent.modeller import ChainAnswer, OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.opponents import OpponentView, facing_our_bet, weak_shares
@@ -161,18 +161,21 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
     continuing = spot.to_call == 0 and hand.betting.previous_raiser() == obs.seat
     chances = probabilities(cands, e, spot.scale, params.selector, continuing)
     if reach is not None:
-        chances = _fold_capped(obs, spot, cands, chances, strength, weights, reach, params)
+        chances = _fold_capped(obs, spot, cands, chances, strength, weights, trust, reach,
+                               params)
     return PostflopRows(spot, cands, strength, views, estimates, e, chances, continuing)
 
 
 def _fold_capped(obs: Observation, spot: Spot, cands: Sequence[Candidate],
                  chances: np.ndarray, strength: RangeStrength, weights: np.ndarray,
-                 reach: Callable[[], np.ndarray], params: AgentParams) -> np.ndarray:
+                 trust: Sequence[float], reach: Callable[[], np.ndarray],
+                 params: AgentParams) -> np.ndarray:
     """``chances`` with the folds past the fold cap turned into calls (heads-up, facing a
     bet; :mod:`agent.fold_cap`). Our range is every holding off the board, weighted by
-    ``reach()``, how likely our actions so far make each."""
+    ``reach()``, how likely our actions so far make each; ``trust`` is our trust in the
+    bettor's range on its line."""
     kinds = [c.kind for c in cands]
-    cap = params.selector.fold_cap
+    cap = learned_cap(params.selector.fold_cap, params.trust.prior, trust[0]) if trust else 0.0
     if (not cap or len(weights) != 1 or spot.to_call <= 0 or "fold" not in kinds
             or "call" not in kinds or not chances[:, kinds.index("fold")].any()):
         return chances

@@ -35,6 +35,16 @@ def plain_agent(seed: int) -> HeuristicAgent:
     return HeuristicAgent(seed=seed)
 
 
+def frozen(factory):
+    """The agent learning nothing: its trust stays at the prior, where the cap is
+    ``fold_cap`` itself."""
+    def make(seed: int) -> HeuristicAgent:
+        bot = factory(seed)
+        bot.freeze()
+        return bot
+    return make
+
+
 def _facing_bets(factory, game: GameConfig = LIMIT, hands: int = 40
                  ) -> tuple[HeuristicAgent, list[Observation]]:
     rival = RandomBot(fold=0.0, call=0.3, raise_=0.7, seed=11)
@@ -60,8 +70,8 @@ def _fold_mass(bot: HeuristicAgent, obs: Observation) -> tuple[float, float]:
 
 
 def test_the_range_folds_no_more_than_the_cap_allows() -> None:
-    capped, spots = _facing_bets(capped_agent)
-    plain, plain_spots = _facing_bets(plain_agent)
+    capped, spots = _facing_bets(frozen(capped_agent))
+    plain, plain_spots = _facing_bets(frozen(plain_agent))
     assert len(spots) >= 10
     for obs in spots:
         folded, share = _fold_mass(capped, obs)
@@ -97,16 +107,39 @@ def _fold(policy) -> float:
                      if a.kind is ActionKind.FOLD))
 
 
+def _uncapped(bot: HeuristicAgent) -> HeuristicAgent:
+    """A copy of ``bot`` (the same model and trust, read only) without the cap."""
+    out = copy.copy(bot)
+    out.params = bot.params.model_copy(
+        update={"selector": bot.params.selector.model_copy(update={"fold_cap": 0.0})})
+    return out
+
+
 def test_act_draws_from_the_capped_row() -> None:
     """At a decision where the cap turned our own fold into a call, ``act`` calls."""
     rec = recorded_decisions(capped_agent, [RandomBot(fold=0.0, call=0.3, raise_=0.7, seed=11)],
                              LIMIT, 40, seed=4)
-    uncapped = copy.copy(rec.bot)  # the same model, read only, without the cap
-    uncapped.params = rec.bot.params.model_copy(
-        update={"selector": rec.bot.params.selector.model_copy(update={"fold_cap": 0.0})})
+    uncapped = _uncapped(rec.bot)
     moved = [i for i, (_, obs) in enumerate(rec.decisions)
              if obs.street is not Street.PREFLOP and obs.legal.call_amount > 0
              and _fold(uncapped.policy(obs, [tuple(obs.hole_cards)])) > 0.5
              and _fold(rec.bot.policy(obs, [tuple(obs.hole_cards)])) == 0]
     assert moved, "no decision where the cap moved our own fold"
     assert consistent_with_act(capped_agent, rec, moved[0], draws=40) > 1e-3
+
+
+def test_a_bettor_whose_bets_prove_strong_lifts_the_cap() -> None:
+    """Trust in the bettor's range on its betting line near 1 (its showdowns kept proving
+    the modeller right) leaves no cap: the range folds as it would uncapped."""
+    capped, spots = _facing_bets(frozen(capped_agent))
+    lifted = [o for o in spots
+              if _fold_mass(_uncapped(capped), o)[0] > _fold_mass(capped, o)[0] + 0.05]
+    assert lifted, "no decision where the cap binds"
+    name = capped._names[1 - lifted[0].seat]
+    capped._frozen = False  # learn the showdowns below, then read again
+    for _ in range(200):
+        capped.trust.add(name, 1.0, 1e-6, bet=True)
+    assert capped.trust.alpha(name, True) > 0.99
+    for obs in lifted:
+        assert _fold_mass(capped, obs)[0] == pytest.approx(
+            _fold_mass(_uncapped(capped), obs)[0])
