@@ -35,12 +35,14 @@ def fold_share(cap: float, to_call: int, pot: int) -> float:
 
 
 def learned_cap(cap: float, prior: float, trust: float) -> float:
-    """The cap against a bettor whose range on this line we trust by ``trust``: ``cap`` at
-    the trust's prior, relaxed as the showdowns prove its bets to be what the modeller says
-    (no cap at all once fully trusted), tightened as they prove them not to be.
+    """The cap against a bettor whose range on this line we trust by ``trust``: ``cap`` up to
+    the trust's prior, relaxed by ``(1 - prior) / (1 - trust)`` as the showdowns prove its
+    bets to be what the modeller says (no cap at all once fully trusted). A trust below the
+    prior does not tighten it: a range we trust less is already mixed toward a uniform one,
+    which makes calls worth more, and tightening would count that evidence twice.
 
     >>> [round(learned_cap(2.0, 0.7, t), 6) for t in (0.7, 0.85, 0.4)]
-    [2.0, 4.0, 1.0]
+    [2.0, 4.0, 2.0]
     >>> learned_cap(2.0, 0.7, 1.0), learned_cap(0.0, 0.7, 1.0)  # 0 stays off
     (inf, 0.0)
     """
@@ -48,7 +50,7 @@ def learned_cap(cap: float, prior: float, trust: float) -> float:
         return 0.0
     if trust >= 1.0:
         return float("inf")
-    return cap * (1.0 - prior) / (1.0 - trust)
+    return cap * max(1.0, (1.0 - prior) / (1.0 - trust))
 
 
 def may_fold(ehs_asked: np.ndarray, ehs_range: np.ndarray, reach: np.ndarray,

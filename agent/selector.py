@@ -13,7 +13,8 @@ randomness comes from the generator the bot passes in, so matches replay exactly
 >>> from simulator import Action
 >>> fold, call = Candidate.fold(), Candidate(Action.call(), "call", 2)
 >>> bet = Candidate(Action.raise_to(4), "raise", 4)
->>> params = SelectorParams(method="softmax", temperature=0.15, continued_aggression=0.5)
+>>> params = SelectorParams(method="softmax", temperature=0.15, continued_aggression=0.5,
+...                         fold_cap=0.0)
 >>> rng = np.random.default_rng(1)
 >>> choose([fold, call, bet], [0.0, -1.0, -2.0], 2.0, params, rng, False)  # nothing pays: fold
 0
@@ -44,7 +45,7 @@ class SelectorParams(BaseModel):
     """Softmax temperature in units of the decision's chip scale."""
     continued_aggression: float = Field(ge=0, le=1e6)
     """Extra weight of a bet when we were the last aggressor of the previous round."""
-    fold_cap: float = Field(default=0.0, ge=0, le=1e6)
+    fold_cap: float = Field(ge=0, le=1e6)
     """Heads-up after the flop, the share of our range that may fold to a bet, in units of
     the bet's break-even share (call / pot); 0: no cap (:mod:`agent.fold_cap`)."""
 
@@ -56,7 +57,8 @@ def selection_weights(values: Sequence[float] | np.ndarray, aggressive: Sequence
 
     >>> selection_weights([1.0, 3.0, -1.0], [False, True, True], 1.0,
     ...                   SelectorParams(method="proportional", temperature=1.0,
-    ...                                  continued_aggression=0.0), continuing=False).tolist()
+    ...                                  continued_aggression=0.0, fold_cap=0.0),
+    ...                   continuing=False).tolist()
     [1.0, 3.0, 0.0]
     """
     e = np.asarray(values, dtype=np.float64)
