@@ -22,6 +22,9 @@ weaker by EHS.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 
 
@@ -34,23 +37,60 @@ def fold_share(cap: float, to_call: int, pot: int) -> float:
     return min(1.0, cap * to_call / max(pot, 1))
 
 
-def learned_cap(cap: float, prior: float, trust: float) -> float:
-    """The cap against a bettor whose range on this line we trust by ``trust``: ``cap`` up to
-    the trust's prior, relaxed by ``(1 - prior) / (1 - trust)`` as the showdowns prove its
-    bets to be what the modeller says (no cap at all once fully trusted). A trust below the
-    prior does not tighten it: a range we trust less is already mixed toward a uniform one,
-    which makes calls worth more, and tightening would count that evidence twice.
+@dataclass(frozen=True)
+class FoldCap:
+    """What the cap reads at a decision: ``cap_of(seat)``, the cap against the bettor in
+    that seat, and ``reach()``, how likely our actions so far make each of the 1326
+    holdings (asked only where the cap applies)."""
 
-    >>> [round(learned_cap(2.0, 0.7, t), 6) for t in (0.7, 0.85, 0.4)]
+    cap_of: Callable[[int], float]
+    reach: Callable[[], np.ndarray]
+
+
+class BluffShares:
+    """Per opponent, the share of its shown bets that were bluffs: showdowns that ended on
+    its bet or raise, and how many of them showed a holding in the lower half of all
+    holdings on the final board; ``prior_weight`` pseudo-showdowns at ``prior``.
+
+    >>> b = BluffShares(0.3, 5.0)
+    >>> b.share("x")
+    0.3
+    >>> for _ in range(5):
+    ...     b.add("x", bluff=False)
+    >>> b.share("x")
+    0.15
+    """
+
+    def __init__(self, prior: float, prior_weight: float) -> None:
+        self.prior = prior
+        self.prior_weight = prior_weight
+        self.counts: dict[str, tuple[int, int]] = {}
+
+    def add(self, name: str, bluff: bool) -> None:
+        bluffs, shown = self.counts.get(name, (0, 0))
+        self.counts[name] = (bluffs + int(bluff), shown + 1)
+
+    def share(self, name: str) -> float:
+        bluffs, shown = self.counts.get(name, (0, 0))
+        return (bluffs + self.prior * self.prior_weight) / (shown + self.prior_weight)
+
+
+def learned_cap(cap: float, prior: float, share: float) -> float:
+    """The cap against a bettor whose shown bets were bluffs ``share`` of the time: ``cap``
+    while it bluffs as often as the prior says or more, relaxed by ``prior / share`` as it
+    shows fewer (no cap against one that never bluffs). The cap is there because bluffs pay
+    against a player who folds too much; a player who bets only strong hands is folded to.
+
+    >>> [round(learned_cap(2.0, 0.3, s), 6) for s in (0.3, 0.15, 0.6)]
     [2.0, 4.0, 2.0]
-    >>> learned_cap(2.0, 0.7, 1.0), learned_cap(0.0, 0.7, 1.0)  # 0 stays off
+    >>> learned_cap(2.0, 0.3, 0.0), learned_cap(0.0, 0.3, 0.0)  # 0 stays off
     (inf, 0.0)
     """
     if not cap:
         return 0.0
-    if trust >= 1.0:
+    if share <= 0.0:
         return float("inf")
-    return cap * max(1.0, (1.0 - prior) / (1.0 - trust))
+    return cap * max(1.0, prior / share)
 
 
 def may_fold(ehs_asked: np.ndarray, ehs_range: np.ndarray, reach: np.ndarray,

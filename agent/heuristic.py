@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from agent.calibration import ShowdownCalibration, situation
+from agent.fold_cap import BluffShares, FoldCap, learned_cap
 from agent.modeller import OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.params import AgentParams, identity, load_agent_params
@@ -44,6 +45,7 @@ from agent.preflop.expert import PreflopExpert
 from agent.preflop_policy import PreflopRows, preflop_reach, preflop_rows, raise_answers
 from agent.selector import draw_index
 from agent.strength.range_strength import range_strength
+from agent.strength.values import board_values
 from agent.trace_records import decision_record, end_record
 from agent.traces import TraceWriter, trace_name
 from agent.trust import RangeTrust, mixed, on_bet_line, shown_likelihoods
@@ -92,6 +94,8 @@ class HeuristicAgent(BaseBot):
         self.trust = RangeTrust(self.params.trust.prior, self.params.trust.prior_weight,
                                 self.params.trust.by_line)
         self.calibration = ShowdownCalibration(self.params.calibration.prior_weight)
+        self.bluffs = BluffShares(self.params.selector.bluff_prior,
+                                  self.params.selector.bluff_prior_weight)
         self.context: BotContext | None = None
         self._tracer: TraceWriter | None = None
         self._names: tuple[str, ...] = ()
@@ -140,16 +144,20 @@ class HeuristicAgent(BaseBot):
             self._trace_end(event)
 
     def _learn_trust(self, event: Showdown) -> None:
-        """Score the weights each opponent had against the holding it showed."""
+        """Score the weights each opponent had against the holding it showed, and count its
+        shown bets' bluffs (a holding in the lower half on the final board)."""
         us = self.context.seat if self.context is not None else -1
         hand = self.modeller.hand()
         for seat, cards in event.shown.items():
             if seat == us or not self._names:
                 continue
-            weights = self.modeller.weights(seat)
-            p_w, p_u = shown_likelihoods(weights, int(HOLDING_INDEX[cards[0], cards[1]]))
+            name, bet = self._names[seat], on_bet_line(hand, seat)
+            shown = int(HOLDING_INDEX[cards[0], cards[1]])
+            p_w, p_u = shown_likelihoods(self.modeller.weights(seat), shown)
             if p_u > 0:
-                self.trust.add(self._names[seat], p_w, p_u, on_bet_line(hand, seat))
+                self.trust.add(name, p_w, p_u, bet)
+            if bet and len(hand.board) == 5:
+                self.bluffs.add(name, bool(board_values(hand.board).ehs_prime[shown] < 0.5))
 
     def _trust_of(self, hand: HandModel, seat: int) -> float:
         return self.trust.alpha(hand.names[seat], on_bet_line(hand, seat))
@@ -206,7 +214,14 @@ class HeuristicAgent(BaseBot):
                                  raise_answers(self.modeller))
         return postflop_rows(obs, path[-1], self.modeller, self._trust_of, self.params,
                              holdings, self.calibration.win
-                             if self.params.calibration.enabled else None, reach)
+                             if self.params.calibration.enabled else None,
+                             FoldCap(self._fold_cap_of, reach)
+                             if self.params.selector.fold_cap else None)
+
+    def _fold_cap_of(self, seat: int) -> float:
+        selector = self.params.selector
+        return learned_cap(selector.fold_cap, selector.bluff_prior,
+                           self.bluffs.share(self._names[seat]))
 
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:

@@ -24,7 +24,7 @@ import numpy as np
 from agent.calibration import situation
 from agent.estimates import draw_share, from_chains, heuristic_estimates
 from agent.evaluation import Candidate, EParams, Spot, candidates
-from agent.fold_cap import capped, fold_share, learned_cap, may_fold
+from agent.fold_cap import FoldCap, capped, fold_share, may_fold
 from agent.modeller import ChainAnswer, OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.opponents import OpponentView, facing_our_bet, weak_shares
@@ -118,12 +118,11 @@ def _chain_answers(modeller: OpponentModeller, hand: HandModel, cands: Sequence[
 def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
                   trust_of: Callable[[HandModel, int], float], params: AgentParams,
                   holdings: np.ndarray, calibrated: Calibrated | None = None,
-                  reach: Callable[[], np.ndarray] | None = None) -> PostflopRows:
+                  fold_cap: FoldCap | None = None) -> PostflopRows:
     """The decision at ``obs`` for each holding (indices), ``hand`` the modeller's picture
     of the hand at ``obs``; ``calibrated(key, hs)``, when given, maps a river strength
     against a single opponent to the win probability its showdowns in the same situation say
-    (:mod:`agent.calibration`); ``reach()``, when given, how likely our actions so far make
-    each of the 1326 holdings, for the fold cap (asked only where the cap applies)."""
+    (:mod:`agent.calibration`); ``fold_cap``, when given, what the fold cap reads."""
     ev = params.evaluation
     opponents = obs.live_opponents
     trust = [trust_of(hand, s) for s in opponents]
@@ -160,22 +159,20 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
                   for x in estimates])
     continuing = spot.to_call == 0 and hand.betting.previous_raiser() == obs.seat
     chances = probabilities(cands, e, spot.scale, params.selector, continuing)
-    if reach is not None:
-        chances = _fold_capped(obs, spot, cands, chances, strength, weights, trust, reach,
-                               params)
+    if fold_cap is not None and len(opponents) == 1:
+        chances = _fold_capped(obs, spot, cands, chances, strength, weights,
+                               fold_cap.cap_of(opponents[0]), fold_cap.reach, params)
     return PostflopRows(spot, cands, strength, views, estimates, e, chances, continuing)
 
 
 def _fold_capped(obs: Observation, spot: Spot, cands: Sequence[Candidate],
                  chances: np.ndarray, strength: RangeStrength, weights: np.ndarray,
-                 trust: Sequence[float], reach: Callable[[], np.ndarray],
-                 params: AgentParams) -> np.ndarray:
-    """``chances`` with the folds past the fold cap turned into calls (heads-up, facing a
-    bet; :mod:`agent.fold_cap`). Our range is every holding off the board, weighted by
-    ``reach()``, how likely our actions so far make each; ``trust`` is our trust in the
-    bettor's range on its line."""
+                 cap: float, reach: Callable[[], np.ndarray], params: AgentParams
+                 ) -> np.ndarray:
+    """``chances`` with the folds past the fold cap ``cap`` turned into calls (heads-up,
+    facing a bet; :mod:`agent.fold_cap`). Our range is every holding off the board, weighted
+    by ``reach()``, how likely our actions so far make each."""
     kinds = [c.kind for c in cands]
-    cap = learned_cap(params.selector.fold_cap, params.trust.prior, trust[0]) if trust else 0.0
     if (not cap or len(weights) != 1 or spot.to_call <= 0 or "fold" not in kinds
             or "call" not in kinds or not chances[:, kinds.index("fold")].any()):
         return chances

@@ -20,7 +20,7 @@ from agent.heuristic import ALL_HOLDINGS, HeuristicAgent
 from agent.preflop_policy import preflop_reach, raise_answers
 from simulator import ActionKind, GameConfig, Observation, Street
 from simulator.core.cards import HOLDING_INDEX
-from simulator.play.baseline import RandomBot
+from simulator.play.baseline import CallBot, RaiseBot, RandomBot
 
 LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=400)
 NOLIMIT = GameConfig(variant="nolimit", blinds=(1, 2), stack=200)
@@ -36,7 +36,7 @@ def plain_agent(seed: int) -> HeuristicAgent:
 
 
 def frozen(factory):
-    """The agent learning nothing: its trust stays at the prior, where the cap is
+    """The agent learning nothing: its bluff count stays at the prior, where the cap is
     ``fold_cap`` itself."""
     def make(seed: int) -> HeuristicAgent:
         bot = factory(seed)
@@ -108,7 +108,7 @@ def _fold(policy) -> float:
 
 
 def _uncapped(bot: HeuristicAgent) -> HeuristicAgent:
-    """A copy of ``bot`` (the same model and trust, read only) without the cap."""
+    """A copy of ``bot`` (the same model and counts, read only) without the cap."""
     out = copy.copy(bot)
     out.params = bot.params.model_copy(
         update={"selector": bot.params.selector.model_copy(update={"fold_cap": 0.0})})
@@ -128,18 +128,27 @@ def test_act_draws_from_the_capped_row() -> None:
     assert consistent_with_act(capped_agent, rec, moved[0], draws=40) > 1e-3
 
 
-def test_a_bettor_whose_bets_prove_strong_lifts_the_cap() -> None:
-    """Trust in the bettor's range on its betting line near 1 (its showdowns kept proving
-    the modeller right) leaves no cap: the range folds as it would uncapped."""
+def test_a_bettor_who_shows_no_bluffs_lifts_the_cap() -> None:
+    """An opponent whose shown bets were never bluffs is folded to: the range folds as it
+    would uncapped."""
     capped, spots = _facing_bets(frozen(capped_agent))
     lifted = [o for o in spots
               if _fold_mass(_uncapped(capped), o)[0] > _fold_mass(capped, o)[0] + 0.05]
     assert lifted, "no decision where the cap binds"
     name = capped._names[1 - lifted[0].seat]
-    capped._frozen = False  # learn the showdowns below, then read again
     for _ in range(200):
-        capped.trust.add(name, 1.0, 1e-6, bet=True)
-    assert capped.trust.alpha(name, True) > 0.99
+        capped.bluffs.add(name, bluff=False)
+    assert capped.bluffs.share(name) < 0.01
     for obs in lifted:
         assert _fold_mass(capped, obs)[0] == pytest.approx(
             _fold_mass(_uncapped(capped), obs)[0])
+
+
+def test_shown_bluffs_are_counted_from_showdowns_after_bets() -> None:
+    """Against a player who bets every hand, the agent's count of shown bets grows and
+    about half of them are bluffs; against one who never bets it counts none."""
+    raiser = recorded_decisions(capped_agent, [RaiseBot()], LIMIT, 40, seed=4).bot
+    caller = recorded_decisions(capped_agent, [CallBot()], LIMIT, 40, seed=4).bot
+    (bluffs, shown), = raiser.bluffs.counts.values()
+    assert shown >= 10 and 0.2 < bluffs / shown < 0.8
+    assert not caller.bluffs.counts
