@@ -5,10 +5,10 @@ bets any two cards risks ``c`` to win ``P - c``: its bet pays whenever we fold m
 ``c / P`` of the holdings we can have (game theory's minimum defence frequency). A player
 who folds more than that is exploited by anyone who bets often, as local best response
 does. The cap keeps our folds heads-up after the flop to the weakest ``k * c / P`` of our
-range (``k`` is ``selector.fold_cap``, above 1 leaving room for opponents whose bets are
-strong; 0 turns the cap off): a holding the selector would fold calls instead when more
-than that share of our range, each holding weighted by how likely we are to hold it, is
-weaker by EHS.
+range (``k`` is ``selector.fold_cap``, 0 turning the cap off, relaxed against an opponent
+whose shown bets are seldom bluffs: :func:`learned_cap`): a holding the selector would fold
+calls instead when more than that share of our range, each holding weighted by how likely
+we are to hold it, is weaker by EHS.
 
 >>> import numpy as np
 >>> reach = np.array([1.0, 1.0, 1.0, 1.0])  # four holdings we are equally likely to hold
@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agent.modeller.hand import HandModel
+
 
 def fold_share(cap: float, to_call: int, pot: int) -> float:
     """The share of our range that may fold: ``cap`` times the bluff's break-even share.
@@ -39,11 +41,12 @@ def fold_share(cap: float, to_call: int, pot: int) -> float:
 
 @dataclass(frozen=True)
 class FoldCap:
-    """What the cap reads at a decision: ``cap_of(seat)``, the cap against the bettor in
-    that seat, and ``reach()``, how likely our actions so far make each of the 1326
-    holdings (asked only where the cap applies)."""
+    """What the cap reads at a decision: ``cap_of(hand, seat)``, the cap against the bettor
+    in that seat (``hand`` the modeller's picture of the hand, which names the seats), and
+    ``reach()``, how likely our actions so far make each of the 1326 holdings (asked only
+    where the cap applies)."""
 
-    cap_of: Callable[[int], float]
+    cap_of: Callable[[HandModel, int], float]
     reach: Callable[[], np.ndarray]
 
 

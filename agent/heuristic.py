@@ -218,10 +218,10 @@ class HeuristicAgent(BaseBot):
                              FoldCap(self._fold_cap_of, reach)
                              if self.params.selector.fold_cap else None)
 
-    def _fold_cap_of(self, seat: int) -> float:
+    def _fold_cap_of(self, hand: HandModel, seat: int) -> float:
         selector = self.params.selector
         return learned_cap(selector.fold_cap, selector.bluff_prior,
-                           self.bluffs.share(self._names[seat]))
+                           self.bluffs.share(hand.names[seat]))
 
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:

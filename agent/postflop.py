@@ -161,7 +161,7 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
     chances = probabilities(cands, e, spot.scale, params.selector, continuing)
     if fold_cap is not None and len(opponents) == 1:
         chances = _fold_capped(obs, spot, cands, chances, strength, weights,
-                               fold_cap.cap_of(opponents[0]), fold_cap.reach, params)
+                               fold_cap.cap_of(hand, opponents[0]), fold_cap.reach, params)
     return PostflopRows(spot, cands, strength, views, estimates, e, chances, continuing)
 
 
@@ -173,7 +173,7 @@ def _fold_capped(obs: Observation, spot: Spot, cands: Sequence[Candidate],
     facing a bet; :mod:`agent.fold_cap`). Our range is every holding off the board, weighted
     by ``reach()``, how likely our actions so far make each."""
     kinds = [c.kind for c in cands]
-    if (not cap or len(weights) != 1 or spot.to_call <= 0 or "fold" not in kinds
+    if (not cap or spot.to_call <= 0 or "fold" not in kinds
             or "call" not in kinds or not chances[:, kinds.index("fold")].any()):
         return chances
     ours = np.flatnonzero(~clashing_holdings(obs.board))
