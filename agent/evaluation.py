@@ -59,7 +59,6 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from simulator import Action, LegalActions, Street
-from simulator.core.frozen import quick_init
 from simulator.core.ratios import ratio
 
 if TYPE_CHECKING:  # the modeller's records, only named here
@@ -150,7 +149,6 @@ class Spot:
         return float(self.bet_unit if self.is_limit else max(self.pot, self.bet_unit))
 
 
-@quick_init
 @dataclass(frozen=True)
 class Candidate:
     """One action we might take, with the chips it puts in now."""
@@ -221,7 +219,6 @@ Values = float | np.ndarray
 """A number per holding asked about: a float for one hand, an array over holdings for many."""
 
 
-@quick_init
 @dataclass(frozen=True)
 class OpponentTendency:
     """An opponent's action frequencies where it faces our action (street x bets to call):
@@ -233,7 +230,6 @@ class OpponentTendency:
     raise_: Values
 
 
-@quick_init
 @dataclass(frozen=True)
 class EParams:
     """The eight parameters of E(t) (see the module docstring) and where they came from;

@@ -31,11 +31,9 @@ import numpy as np
 
 from agent.evaluation import OpponentTendency, Values
 from simulator.core.equity import free_masses
-from simulator.core.frozen import quick_init
 from simulator.core.ratios import ratio
 
 
-@quick_init
 @dataclass(frozen=True)
 class OpponentView:
     """One live opponent at one decision (see the module docstring)."""

@@ -41,7 +41,6 @@ import numpy as np
 
 from agent.modeller.params import Frequencies
 from simulator import ActionKind
-from simulator.core.frozen import quick_init
 
 FLOOR = 0.01
 KIND_ROW = {ActionKind.FOLD: 0, ActionKind.CALL: 1, ActionKind.RAISE: 2}
@@ -195,7 +194,6 @@ def reweight_triple(weights: np.ndarray, values: np.ndarray, order: np.ndarray,
     return _read_only(out)
 
 
-@quick_init
 @dataclass(frozen=True)
 class OpponentWeights:
     """One opponent's weights in one hand, with the round's snapshot (see the module doc);

@@ -19,7 +19,6 @@ import enum
 from dataclasses import dataclass
 
 from simulator.core.errors import HoldemError
-from simulator.core.frozen import quick_init
 from simulator.core.streets import Street
 
 
@@ -29,7 +28,6 @@ class ActionKind(enum.Enum):
     RAISE = "r"  # bet when there is nothing to call
 
 
-@quick_init
 @dataclass(frozen=True)
 class Action:
     """What a bot returns; ``amount`` is the raise-to total for this round, raises only."""
@@ -58,7 +56,6 @@ class Action:
             self.kind, f"raise to {self.amount}")
 
 
-@quick_init
 @dataclass(frozen=True)
 class LegalActions:
     """The legal set for the player to act.
@@ -126,7 +123,6 @@ class IllegalActionError(HoldemError, ValueError):
         self.seat, self.action, self.legal = seat, action, legal
 
 
-@quick_init
 @dataclass(frozen=True)
 class ActionRecord:
     """One applied action, as every seat sees it in the history.

@@ -45,7 +45,6 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from simulator.core.actions import ActionKind, ActionRecord
-from simulator.core.frozen import quick_init
 from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.positions import table_order
@@ -59,7 +58,6 @@ def _replaced(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return (*items[:i], value, *items[i + 1:])
 
 
-@quick_init
 @dataclass(frozen=True)
 class Move:
     """One action, with its betting round as it stood just before it.
@@ -87,7 +85,6 @@ class Move:
         return self.record.street
 
 
-@quick_init
 @dataclass(frozen=True)
 class BettingRound:
     """One street's betting so far (see the module docstring for the terms)."""
@@ -140,7 +137,6 @@ class BettingRound:
         return any(m.seat == seat for m in self.moves)
 
 
-@quick_init
 @dataclass(frozen=True)
 class Betting:
     """A hand's public betting and chips; see the module docstring.
@@ -258,7 +254,7 @@ class Betting:
 
     @property
     def street(self) -> Street:
-        return self.rounds[-1].street  # not through current: asked at every step
+        return self.current.street
 
     @property
     def pot(self) -> int:

@@ -12,9 +12,8 @@ TypeError: 'FrozenMap' object does not support item assignment
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
-from typing import Any, TypeVar, cast, overload
+from typing import Any, TypeVar, overload
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -75,47 +74,3 @@ class FrozenMap(Mapping[K, V]):
 
     def __repr__(self) -> str:
         return f"FrozenMap({self._items!r})"
-
-
-def quick_init(cls: type[T]) -> type[T]:
-    """A frozen dataclass with an ``__init__`` that fills the new instance's dict in one step,
-    where the one ``dataclass(frozen=True)`` writes calls ``object.__setattr__`` once per
-    field: the same parameters and defaults, about twice as fast. For the records a bot
-    builds by the thousand per hand (a betting step, the modeller's picture of a hand);
-    fields with factories, keyword-only fields, slots and ``__post_init__`` are refused.
-
-    >>> from dataclasses import FrozenInstanceError, dataclass
-    >>> @quick_init
-    ... @dataclass(frozen=True)
-    ... class Point:
-    ...     x: int
-    ...     y: int = 0
-    >>> p = Point(1)
-    >>> p, p == Point(1, 0), hash(p) == hash(Point(x=1))
-    (Point(x=1, y=0), True, True)
-    >>> p.x = 2
-    Traceback (most recent call last):
-    ...
-    dataclasses.FrozenInstanceError: cannot assign to field 'x'
-    """
-    settings = getattr(cls, "__dataclass_params__", None)
-    if settings is None or not settings.frozen or hasattr(cls, "__post_init__") \
-            or hasattr(cls, "__slots__"):
-        raise TypeError(f"quick_init: {cls.__name__} is not a plain frozen dataclass")
-    namespace: dict[str, Any] = {"_set": object.__setattr__}
-    params, items = [], []
-    for f in dataclasses.fields(cast(Any, cls)):
-        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING:
-            raise TypeError(f"quick_init: {cls.__name__}.{f.name} is not a plain field")
-        if f.default is dataclasses.MISSING:
-            params.append(f.name)
-        else:
-            namespace[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-        items.append(f"{f.name!r}: {f.name}")
-    exec(f"def __init__(self, {', '.join(params)}):\n"  # the fields' names only
-         f"    _set(self, '__dict__', {{{', '.join(items)}}})\n", namespace)
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    setattr(cls, "__init__", init)  # noqa: B010 (mypy refuses assigning to a method)
-    return cls
