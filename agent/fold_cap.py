@@ -5,7 +5,7 @@ bets any two cards risks ``c`` to win ``P - c``: its bet pays whenever we fold m
 ``c / P`` of the holdings we can have (game theory's minimum defence frequency). A player
 who folds more than that is exploited by anyone who bets often, as local best response
 does. The cap keeps our folds heads-up after the flop to the weakest ``k * c / P`` of our
-range (``k`` is ``selector.fold_cap``, 0 turning the cap off, relaxed against an opponent
+range (``k`` is ``fold_cap.cap``, 0 turning the cap off, relaxed against an opponent
 whose shown bets are seldom bluffs: :func:`learned_cap`): a holding the selector would fold
 calls instead when more than that share of our range, each holding weighted by how likely
 we are to hold it, is weaker by EHS.
@@ -26,8 +26,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from agent.modeller.hand import HandModel
+
+
+class FoldCapParams(BaseModel):
+    """The cap's parameters (values proposed here, in ``agent/data/default.yaml``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
+
+    cap: float = Field(ge=0, le=1e6)
+    """The share of our range that may fold to a bet, in units of the bet's break-even
+    share (call / pot); 0: no cap."""
+    bluff_prior: float = Field(gt=0, le=1)
+    """The share of an opponent's shown bets taken to be bluffs before any is seen."""
+    prior_weight: float = Field(ge=0, le=1e9)
+    """Pseudo-showdowns at ``bluff_prior``."""
 
 
 def fold_share(cap: float, to_call: int, pot: int) -> float:

@@ -94,8 +94,8 @@ class HeuristicAgent(BaseBot):
         self.trust = RangeTrust(self.params.trust.prior, self.params.trust.prior_weight,
                                 self.params.trust.by_line)
         self.calibration = ShowdownCalibration(self.params.calibration.prior_weight)
-        self.bluffs = BluffShares(self.params.selector.bluff_prior,
-                                  self.params.selector.bluff_prior_weight)
+        self.bluffs = BluffShares(self.params.fold_cap.bluff_prior,
+                                  self.params.fold_cap.prior_weight)
         self.context: BotContext | None = None
         self._tracer: TraceWriter | None = None
         self._names: tuple[str, ...] = ()
@@ -216,12 +216,11 @@ class HeuristicAgent(BaseBot):
                              holdings, self.calibration.win
                              if self.params.calibration.enabled else None,
                              FoldCap(self._fold_cap_of, reach)
-                             if self.params.selector.fold_cap else None)
+                             if self.params.fold_cap.cap else None)
 
     def _fold_cap_of(self, hand: HandModel, seat: int) -> float:
-        selector = self.params.selector
-        return learned_cap(selector.fold_cap, selector.bluff_prior,
-                           self.bluffs.share(hand.names[seat]))
+        params = self.params.fold_cap
+        return learned_cap(params.cap, params.bluff_prior, self.bluffs.share(hand.names[seat]))
 
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:

@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from agent.calibration import CalibrationParams
 from agent.defense import DefenseParams
 from agent.evaluation import EvaluationParams
+from agent.fold_cap import FoldCapParams
 from agent.modeller import ModellerParams
 from agent.preflop.params import PreflopParams, load_preflop_params
 from agent.selector import SelectorParams
@@ -73,6 +74,7 @@ class AgentParams(BaseModel):
     lookahead: Literal[1, 2]
     evaluation: EvaluationParams
     selector: SelectorParams
+    fold_cap: FoldCapParams
     trust: TrustParams
     calibration: CalibrationParams
     defense: DefenseParams

@@ -13,9 +13,7 @@ randomness comes from the generator the bot passes in, so matches replay exactly
 >>> from simulator import Action
 >>> fold, call = Candidate.fold(), Candidate(Action.call(), "call", 2)
 >>> bet = Candidate(Action.raise_to(4), "raise", 4)
->>> params = SelectorParams(method="softmax", temperature=0.15, continued_aggression=0.5,
-...                         fold_cap=0.0,
-...                         bluff_prior=0.3, bluff_prior_weight=5.0)
+>>> params = SelectorParams(method="softmax", temperature=0.15, continued_aggression=0.5)
 >>> rng = np.random.default_rng(1)
 >>> choose([fold, call, bet], [0.0, -1.0, -2.0], 2.0, params, rng, False)  # nothing pays: fold
 0
@@ -46,13 +44,6 @@ class SelectorParams(BaseModel):
     """Softmax temperature in units of the decision's chip scale."""
     continued_aggression: float = Field(ge=0, le=1e6)
     """Extra weight of a bet when we were the last aggressor of the previous round."""
-    fold_cap: float = Field(ge=0, le=1e6)
-    """Heads-up after the flop, the share of our range that may fold to a bet, in units of
-    the bet's break-even share (call / pot); 0: no cap (:mod:`agent.fold_cap`)."""
-    bluff_prior: float = Field(gt=0, le=1)
-    """The share of an opponent's shown bets taken to be bluffs before any is seen."""
-    bluff_prior_weight: float = Field(ge=0, le=1e9)
-    """Pseudo-showdowns at ``bluff_prior``."""
 
 
 def selection_weights(values: Sequence[float] | np.ndarray, aggressive: Sequence[bool],
@@ -62,9 +53,7 @@ def selection_weights(values: Sequence[float] | np.ndarray, aggressive: Sequence
 
     >>> selection_weights([1.0, 3.0, -1.0], [False, True, True], 1.0,
     ...                   SelectorParams(method="proportional", temperature=1.0,
-    ...                                  continued_aggression=0.0, fold_cap=0.0,
-    ...                                  bluff_prior=0.3, bluff_prior_weight=5.0),
-    ...                   continuing=False).tolist()
+    ...                                  continued_aggression=0.0), continuing=False).tolist()
     [1.0, 3.0, 0.0]
     """
     e = np.asarray(values, dtype=np.float64)

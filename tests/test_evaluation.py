@@ -185,8 +185,7 @@ def test_the_selector_never_folds_when_checking_is_free() -> None:
 
 
 def test_the_selector_prefers_larger_e_and_continued_aggression_bets_more() -> None:
-    params = SelectorParams(method="softmax", temperature=1.0, continued_aggression=1.0,
-                            fold_cap=0.0, bluff_prior=0.3, bluff_prior_weight=5.0)
+    params = SelectorParams(method="softmax", temperature=1.0, continued_aggression=1.0)
     w = selection_weights([1.0, 1.0], [False, True], 1.0, params, continuing=True)
     assert w[1] == pytest.approx(2 * w[0])
     w = selection_weights([1.0, 2.0], [False, False], 1.0, params, continuing=False)

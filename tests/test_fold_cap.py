@@ -28,7 +28,7 @@ CAP = 1.5
 
 
 def capped_agent(seed: int) -> HeuristicAgent:
-    return HeuristicAgent(seed=seed, **{"selector.fold_cap": CAP})
+    return HeuristicAgent(seed=seed, **{"fold_cap.cap": CAP})
 
 
 def plain_agent(seed: int) -> HeuristicAgent:
@@ -37,7 +37,7 @@ def plain_agent(seed: int) -> HeuristicAgent:
 
 def frozen(factory):
     """The agent learning nothing: its bluff count stays at the prior, where the cap is
-    ``fold_cap`` itself."""
+    ``fold_cap.cap`` itself."""
     def make(seed: int) -> HeuristicAgent:
         bot = factory(seed)
         bot.freeze()
@@ -111,7 +111,7 @@ def _uncapped(bot: HeuristicAgent) -> HeuristicAgent:
     """A copy of ``bot`` (the same model and counts, read only) without the cap."""
     out = copy.copy(bot)
     out.params = bot.params.model_copy(
-        update={"selector": bot.params.selector.model_copy(update={"fold_cap": 0.0})})
+        update={"fold_cap": bot.params.fold_cap.model_copy(update={"cap": 0.0})})
     return out
 
 
