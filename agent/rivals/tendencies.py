@@ -184,6 +184,9 @@ class Tendencies:
         self.shown = np.zeros((2, 4, BINS, 2))  # [phase, facing, bin, passive/aggressive]
         self.bluffs = np.zeros(2)  # shown aggressive moves after the flop: [v < .5, all]
         self._thresholds: dict[tuple[int, int], tuple[float, float]] = {}
+        # bumped by every change of what it knows, so that a caller may keep what it
+        # derived from it (the exploiter's ranges within a street) while it stays the same
+        self.version = 0
 
     # --- learning ---------------------------------------------------------------------------
 
@@ -192,6 +195,7 @@ class Tendencies:
         """One move; ``held`` is the value histogram of the range it was made from, as we
         modelled it then (``value_histogram``)."""
         self.moves[phase, facing, move] += 1
+        self.version += 1
         if held is not None:
             self.held[phase, facing] += held
         self._thresholds.pop((phase, facing), None)
@@ -202,6 +206,7 @@ class Tendencies:
             return
         j = min(int(v * BINS), BINS - 1)
         self.shown[phase, facing, j, move - 1] += 1
+        self.version += 1
         if phase == POSTFLOP and move == AGGRESSIVE:
             self.bluffs += (1.0 if v < 0.5 else 0.0, 1.0)
 
