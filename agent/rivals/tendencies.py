@@ -37,6 +37,7 @@ range when it raises.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numba
 import numpy as np
@@ -153,9 +154,8 @@ def ramp_threshold(hist: np.ndarray, share: float, sigma: float) -> float:
     True
     """
     weights = hist / hist.sum()
-    kinks = np.unique(np.clip(np.concatenate(
-        [[-sigma, 1.0 + sigma], _CENTERS - sigma, _CENTERS + sigma]), -sigma, 1.0 + sigma))
-    mean = weights @ ramp(_CENTERS[:, None], kinks[None, :], sigma)
+    kinks, ramps = _kinks(sigma)
+    mean = weights @ ramps
     # a plateau's 0 or 1 exactly, as rounding at the kinks may leave 1e-17 off it
     mean[mean < 1e-12], mean[mean > 1.0 - 1e-12] = 0.0, 1.0
     k = int(np.argmax(mean <= share)) if mean[-1] <= share else len(kinks) - 1
@@ -165,6 +165,19 @@ def ramp_threshold(hist: np.ndarray, share: float, sigma: float) -> float:
     if above == below:
         return float(kinks[k])
     return float(kinks[k - 1] + (above - share) / (above - below) * (kinks[k] - kinks[k - 1]))
+
+
+@lru_cache(maxsize=8)
+def _kinks(sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """The kinks of :func:`ramp_threshold`'s average, and each bin's ramp at each kink:
+    they depend on ``sigma`` alone, and building them cost more than the rest of a call
+    (read-only, as they are shared)."""
+    kinks = np.unique(np.clip(np.concatenate(
+        [[-sigma, 1.0 + sigma], _CENTERS - sigma, _CENTERS + sigma]), -sigma, 1.0 + sigma))
+    ramps = ramp(_CENTERS[:, None], kinks[None, :], sigma)
+    kinks.setflags(write=False)
+    ramps.setflags(write=False)
+    return kinks, ramps
 
 
 class Tendencies:
