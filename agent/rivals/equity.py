@@ -37,6 +37,11 @@ def equities_against(board: Sequence[int], ranges: Sequence[np.ndarray | None],
     if not board:
         if all(r is None for r in ranges):
             return class_equity(len(ranges))[HOLDING_CLASS[asked]]
-        each = preflop_equities(list(ranges), asked)
-        return np.prod(np.nan_to_num(each, nan=0.0), axis=1)
-    return np.nan_to_num(multiway_equities(board, list(ranges), asked), nan=0.0)
+        return np.prod(_zeroed(preflop_equities(list(ranges), asked)), axis=1)
+    return _zeroed(multiway_equities(board, list(ranges), asked))
+
+
+def _zeroed(equity: np.ndarray) -> np.ndarray:
+    """NaN (a range with nothing left) as 0: ``nan_to_num``'s result for equities, which
+    are never infinite, at a fraction of its cost on a decision's few holdings."""
+    return np.where(np.isnan(equity), 0.0, equity)
