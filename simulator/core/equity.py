@@ -32,6 +32,7 @@ showdown trick): about 10 ms on the flop. Rank tables are shared per board
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numba
 import numpy as np
@@ -91,15 +92,23 @@ def showdown_counts(fin: np.ndarray, hero: int, met: np.ndarray, ahead: np.ndarr
             tied[o] += np.int32(mine == theirs)
 
 
-@numba.njit(cache=True, nogil=True)
-def _one(fin: np.ndarray, hero: int, opp: np.ndarray, w: np.ndarray) -> float:
-    """Equity of ``hero`` over the rows of ``fin`` against the listed opponents: its
-    :func:`showdown_counts`, a tie counting half, weighed per opponent."""
-    n = fin.shape[1]
-    met = np.empty(n, dtype=np.int32)
-    ahead = np.empty(n, dtype=np.int32)
-    tied = np.empty(n, dtype=np.int32)
+@lru_cache(maxsize=64)
+def _showdowns(board: tuple[int, ...], hero: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`showdown_counts` of ``hero`` over the runouts of a (sorted) board to the river,
+    kept: they do not depend on the range, and a bot asks about the same holding at each
+    decision of a street, often twice (against a range and against its callers). Never
+    written to: they are shared."""
+    fin = board_ranks(board).river()[1]
+    met, ahead, tied = (np.empty(fin.shape[1], dtype=np.int32) for _ in range(3))
     showdown_counts(fin, hero, met, ahead, tied)
+    return met, ahead, tied
+
+
+@numba.njit(cache=True, nogil=True)
+def _one(met: np.ndarray, ahead: np.ndarray, tied: np.ndarray, opp: np.ndarray,
+         w: np.ndarray) -> float:
+    """Equity of a holding with these :func:`showdown_counts` against the listed opponents:
+    a tie counting half, weighed per opponent."""
     share = 0.0
     mass = 0.0
     for i in range(opp.shape[0]):
@@ -370,14 +379,14 @@ def equities(board: Sequence[int], weights: np.ndarray | Sequence[float] | None 
     if not cards:
         return _preflop(w[None, :], asked)[:, 0]
     ranks = board_ranks(cards)
-    fin = ranks.river()[1]
     live_w = np.where(ranks.ranks > 0, w, 0.0)
     if asked.size <= _FEW:
-        return np.array([_one(fin, int(h), np.flatnonzero((live_w > 0) & ~clashes()[h]),
-                              live_w) if ranks.ranks[h] else np.nan for h in asked])
+        return np.array([_one(*_showdowns(ranks.board, int(h)),
+                              np.flatnonzero((live_w > 0) & ~clashes()[h]), live_w)
+                         if ranks.ranks[h] else np.nan for h in asked])
     share = np.zeros(NUM_HOLDINGS)
     mass = np.zeros(NUM_HOLDINGS)
-    _every(fin, ranks.river_orders(), live_w, HOLD_A, HOLD_B, share, mass)
+    _every(ranks.river()[1], ranks.river_orders(), live_w, HOLD_A, HOLD_B, share, mass)
     return _shares(share, mass, ranks.ranks > 0)[asked]
 
 
