@@ -181,13 +181,25 @@ class Betting:
     @classmethod
     def of(cls, obs: Observation) -> Betting:
         """The betting an observation shows, replayed from the start of its hand."""
+        return cls.opening(obs).replayed(obs.history, obs.street)
+
+    @classmethod
+    def opening(cls, obs: Observation) -> Betting:
+        """The start of the hand an observation shows: before its first action."""
         folded = {r.seat for r in obs.history if r.kind is ActionKind.FOLD}
         dealt = [a or s in folded for s, a in enumerate(obs.active)]
         start = [obs.stacks[s] + obs.contributions[s] for s in range(obs.num_seats)]
-        betting = cls.start(obs.game, obs.button, start, dealt)
-        for record in obs.history:
+        return cls.start(obs.game, obs.button, start, dealt)
+
+    def replayed(self, records: Sequence[ActionRecord], street: Street) -> Betting:
+        """The betting after ``records``, with ``street`` open. From the betting of an
+        observation whose history the records go on from, it is what the hand's start gives
+        with the whole history: a reader of successive observations of a hand may apply only
+        the actions it has not seen."""
+        betting = self
+        for record in records:
             betting = betting.apply(record)
-        return betting.deal(obs.street) if obs.street > betting.street else betting
+        return betting.deal(street) if street > betting.street else betting
 
     def apply(self, record: ActionRecord) -> Betting:
         """The betting after ``record`` (a later street's action opens that street)."""
