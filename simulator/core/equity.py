@@ -101,6 +101,8 @@ def _showdowns(board: tuple[int, ...], hero: int) -> tuple[np.ndarray, np.ndarra
     fin = board_ranks(board).river()[1]
     met, ahead, tied = (np.empty(fin.shape[1], dtype=np.int32) for _ in range(3))
     showdown_counts(fin, hero, met, ahead, tied)
+    for counts in (met, ahead, tied):
+        counts.flags.writeable = False  # shared by every caller: a write would be a bug
     return met, ahead, tied
 
 
