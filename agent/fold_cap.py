@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -42,7 +43,13 @@ class FoldCapParams(BaseModel):
     bluff_prior: float = Field(gt=0, le=1)
     """The share of an opponent's shown bets taken to be bluffs before any is seen."""
     prior_weight: float = Field(ge=0, le=1e9)
-    """Pseudo-showdowns at ``bluff_prior``."""
+    """Pseudo-observations at the prior: showdowns at ``bluff_prior``, or capped calls worth
+    what a fold is (``learn: outcomes``)."""
+    learn: Literal["bluffs", "outcomes"] = "bluffs"
+    """What relaxes the cap against a bettor: its shown bluffs (:class:`BluffShares`), or
+    what the calls the cap made against it earned (:class:`CallOutcomes`)."""
+    outcome_scale: float = Field(default=0.5, gt=0, le=1e6)
+    """Big blinds a capped call loses on average for the cap to relax by a factor of e."""
 
 
 def fold_share(cap: float, to_call: int, pot: int) -> float:
@@ -109,6 +116,44 @@ def learned_cap(cap: float, prior: float, share: float) -> float:
     if share <= 0.0:
         return float("inf")
     return cap * max(1.0, prior / share)
+
+
+class CallOutcomes:
+    """Per opponent, what the calls the cap made against it earned over folding: from the
+    call on to the hand's end, in big blinds (a fold there would have lost nothing more).
+    Each call counts by the chance that the cap made it (the fold's chance it moved over the
+    call's chance after the move); ``prior_weight`` pseudo-calls earn 0.
+
+    >>> o = CallOutcomes(2.0)
+    >>> o.mean("x")
+    0.0
+    >>> o.add("x", 1.0, -3.0); o.add("x", 1.0, -1.0)
+    >>> o.mean("x")
+    -1.0
+    """
+
+    def __init__(self, prior_weight: float) -> None:
+        self.prior_weight = prior_weight
+        self.sums: dict[str, tuple[float, float]] = {}
+
+    def add(self, name: str, weight: float, earned: float) -> None:
+        total, weights = self.sums.get(name, (0.0, 0.0))
+        self.sums[name] = (total + weight * earned, weights + weight)
+
+    def mean(self, name: str) -> float:
+        total, weights = self.sums.get(name, (0.0, 0.0))
+        return total / (weights + self.prior_weight) if weights + self.prior_weight else 0.0
+
+
+def outcome_cap(cap: float, mean: float, scale: float) -> float:
+    """The cap against a bettor on whom its calls earned ``mean`` big blinds each: ``cap``
+    while they pay, relaxed by ``exp(-mean / scale)`` as they lose. The cap is there to
+    stop bluffs from paying; calls that lose say the bets were not bluffs.
+
+    >>> [round(outcome_cap(2.0, m, 0.5), 4) for m in (0.4, 0.0, -0.5)]
+    [2.0, 2.0, 5.4366]
+    """
+    return cap * float(np.exp(max(0.0, -mean) / scale)) if cap else 0.0
 
 
 def may_fold(ehs_asked: np.ndarray, ehs_range: np.ndarray, reach: np.ndarray,

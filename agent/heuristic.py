@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from agent.calibration import ShowdownCalibration, situation
-from agent.fold_cap import BluffShares, FoldCap, learned_cap
+from agent.fold_cap import BluffShares, CallOutcomes, FoldCap, learned_cap, outcome_cap
 from agent.modeller import OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.params import AgentParams, identity, load_agent_params
@@ -96,6 +96,10 @@ class HeuristicAgent(BaseBot):
         self.calibration = ShowdownCalibration(self.params.calibration.prior_weight)
         self.bluffs = BluffShares(self.params.fold_cap.bluff_prior,
                                   self.params.fold_cap.prior_weight)
+        self.call_outcomes = CallOutcomes(self.params.fold_cap.prior_weight)
+        # this hand's calls the cap made: (bettor's name, the cap's share of the call,
+        # our chips in the pot before it)
+        self._held_calls: list[tuple[str, float, int]] = []
         self.context: BotContext | None = None
         self._tracer: TraceWriter | None = None
         self._names: tuple[str, ...] = ()
@@ -135,13 +139,27 @@ class HeuristicAgent(BaseBot):
     def observe(self, event: Event) -> None:
         if isinstance(event, HandStarted):
             self._names = event.names
+            self._held_calls = []
         if isinstance(event, Showdown) and self.context is not None and not self._frozen:
             if self.params.calibration.enabled:
                 self._learn_calibration(event)
             self._learn_trust(event)
         self.modeller.observe(event)
-        if isinstance(event, HandEnded) and self._tracer is not None:
-            self._trace_end(event)
+        if isinstance(event, HandEnded):
+            if not self._frozen:
+                self._learn_call_outcomes(event)
+            if self._tracer is not None:
+                self._trace_end(event)
+
+    def _learn_call_outcomes(self, event: HandEnded) -> None:
+        """What each of this hand's capped calls earned over a fold at its decision."""
+        if self.context is None:
+            return
+        big_blind = max(self.context.game.blinds)
+        for name, weight, before in self._held_calls:
+            earned = (event.net[self.context.seat] + before) / big_blind
+            self.call_outcomes.add(name, weight, earned)
+        self._held_calls = []
 
     def _learn_trust(self, event: Showdown) -> None:
         """Score the weights each opponent had against the holding it showed, and count its
@@ -220,7 +238,10 @@ class HeuristicAgent(BaseBot):
 
     def _fold_cap_of(self, hand: HandModel, seat: int) -> float:
         params = self.params.fold_cap
-        return learned_cap(params.cap, params.bluff_prior, self.bluffs.share(hand.names[seat]))
+        name = hand.names[seat]
+        if params.learn == "outcomes":
+            return outcome_cap(params.cap, self.call_outcomes.mean(name), params.outcome_scale)
+        return learned_cap(params.cap, params.bluff_prior, self.bluffs.share(name))
 
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:
@@ -240,7 +261,13 @@ class HeuristicAgent(BaseBot):
         """Our own holding's rows and the action drawn from them (traced when asked)."""
         hole = observation.hole_cards
         rows = self.rows(observation, np.array([HOLDING_INDEX[hole[0], hole[1]]]))
-        action = rows.actions[draw_index(rows.probabilities[0], self.rng)]
+        index = draw_index(rows.probabilities[0], self.rng)
+        action = rows.actions[index]
+        if (isinstance(rows, PostflopRows) and rows.held is not None and rows.held[0] > 0
+                and rows.candidates[index].kind == "call"):
+            self._held_calls.append((self._names[observation.live_opponents[0]],
+                                     float(rows.held[0] / rows.probabilities[0, index]),
+                                     observation.contributions[observation.seat]))
         if self._tracer is not None and self.context is not None:
             self._tracer.write(decision_record(self.context, observation, rows, action))
         return rows, action

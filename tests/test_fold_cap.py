@@ -18,7 +18,8 @@ from policy_support import (
 from agent.fold_cap import fold_share, may_fold
 from agent.heuristic import ALL_HOLDINGS, HeuristicAgent
 from agent.preflop_policy import preflop_reach, raise_answers
-from simulator import ActionKind, GameConfig, Observation, Street
+from agent.rivals.rock import RockBot
+from simulator import ActionKind, GameConfig, HandEnded, Observation, Street
 from simulator.core.cards import HOLDING_INDEX
 from simulator.play.baseline import CallBot, RaiseBot, RandomBot
 
@@ -152,3 +153,42 @@ def test_shown_bluffs_are_counted_from_showdowns_after_bets() -> None:
     (bluffs, shown), = raiser.bluffs.counts.values()
     assert shown >= 10 and 0.2 < bluffs / shown < 0.8
     assert not caller.bluffs.counts
+
+
+def outcome_agent(seed: int) -> HeuristicAgent:
+    return HeuristicAgent(seed=seed, **{"fold_cap.cap": CAP, "fold_cap.learn": "outcomes"})
+
+
+def test_a_capped_call_is_scored_from_the_call_on() -> None:
+    """A call the cap made is scored by the hand's net plus what we had put in before it
+    (what a fold there would have lost), in big blinds, weighted by the cap's share."""
+    bot = recorded_decisions(outcome_agent, [CallBot()], LIMIT, 2, seed=4).bot
+    assert not bot.call_outcomes.sums  # a player who never bets: no capped call
+    seat = bot.context.seat
+    bot._held_calls = [("x", 0.5, 6), ("x", 1.0, 10)]
+    net = tuple(-14 if s == seat else 14 for s in range(2))
+    bot.observe(HandEnded(hand_number=3, net=net, stacks=(400, 400)))
+    # (-14 + 6) / 2 = -4 big blinds at weight 0.5, (-14 + 10) / 2 = -2 at weight 1
+    assert bot.call_outcomes.sums["x"] == (0.5 * -4 + 1.0 * -2, 1.5)
+    assert bot._held_calls == []
+
+
+@pytest.mark.parametrize("rival, hands, earns", [
+    (lambda: RandomBot(fold=0.0, call=0.3, raise_=0.7, seed=11), 120, True),
+    (RockBot, 300, False)], ids=["random", "rock"])
+def test_the_cap_holds_where_its_calls_pay_and_lifts_where_they_lose(rival, hands: int,
+                                                                     earns: bool) -> None:
+    """Against a player who bets at random the calls the cap makes win, and the cap stays;
+    against one who bets only strong hands they lose, and the cap relaxes."""
+    bot = recorded_decisions(outcome_agent, [rival()], LIMIT, hands, seed=4).bot
+    ((name, (total, weight)),) = bot.call_outcomes.sums.items()
+    assert weight >= (10 if earns else 1)
+    hand = bot.modeller.hand()
+    cap = bot._fold_cap_of(hand, hand.names.index(name))
+    assert (total > 0) is earns
+    assert (cap == CAP) is earns and cap >= CAP
+
+
+def test_a_frozen_agent_learns_nothing_from_its_calls() -> None:
+    bot = recorded_decisions(frozen(outcome_agent), [RaiseBot()], LIMIT, 40, seed=4).bot
+    assert not bot.call_outcomes.sums
