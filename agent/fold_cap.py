@@ -5,10 +5,11 @@ bets any two cards risks ``c`` to win ``P - c``: its bet pays whenever we fold m
 ``c / P`` of the holdings we can have (game theory's minimum defence frequency). A player
 who folds more than that is exploited by anyone who bets often, as local best response
 does. The cap keeps our folds heads-up after the flop to the weakest ``k * c / P`` of our
-range (``k`` is ``fold_cap.cap``, 0 turning the cap off, relaxed against an opponent
-whose shown bets are seldom bluffs: :func:`learned_cap`): a holding the selector would fold
+range (``k`` is ``fold_cap.cap``, 0 turning the cap off): a holding the selector would fold
 calls instead when more than that share of our range, each holding weighted by how likely
-we are to hold it, is weaker by EHS.
+we are to hold it, is weaker by EHS. Against each bettor the cap learns from the calls it
+made (:class:`CallOutcomes`): while they earn what a fold would, the cap holds; as they lose,
+it relaxes (:func:`outcome_cap`), since calls that lose say the bets were not bluffs.
 
 >>> import numpy as np
 >>> reach = np.array([1.0, 1.0, 1.0, 1.0])  # four holdings we are equally likely to hold
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -40,15 +40,9 @@ class FoldCapParams(BaseModel):
     cap: float = Field(ge=0, le=1e6)
     """The share of our range that may fold to a bet, in units of the bet's break-even
     share (call / pot); 0: no cap."""
-    bluff_prior: float = Field(gt=0, le=1)
-    """The share of an opponent's shown bets taken to be bluffs before any is seen."""
     prior_weight: float = Field(ge=0, le=1e9)
-    """Pseudo-observations at the prior: showdowns at ``bluff_prior``, or capped calls worth
-    what a fold is (``learn: outcomes``)."""
-    learn: Literal["bluffs", "outcomes"] = "bluffs"
-    """What relaxes the cap against a bettor: its shown bluffs (:class:`BluffShares`), or
-    what the calls the cap made against it earned (:class:`CallOutcomes`)."""
-    outcome_scale: float = Field(default=0.5, gt=0, le=1e6)
+    """Pseudo-calls, each earning what a fold would, before any call is seen."""
+    loss_scale: float = Field(gt=0, le=1e6)
     """Big blinds a capped call loses on average for the cap to relax by a factor of e."""
 
 
@@ -70,52 +64,6 @@ class FoldCap:
 
     cap_of: Callable[[HandModel, int], float]
     reach: Callable[[], np.ndarray]
-
-
-class BluffShares:
-    """Per opponent, the share of its shown bets that were bluffs: showdowns that ended on
-    its bet or raise, and how many of them showed a holding in the lower half of all
-    holdings on the final board; ``prior_weight`` pseudo-showdowns at ``prior``.
-
-    >>> b = BluffShares(0.3, 5.0)
-    >>> b.share("x")
-    0.3
-    >>> for _ in range(5):
-    ...     b.add("x", bluff=False)
-    >>> b.share("x")
-    0.15
-    """
-
-    def __init__(self, prior: float, prior_weight: float) -> None:
-        self.prior = prior
-        self.prior_weight = prior_weight
-        self.counts: dict[str, tuple[int, int]] = {}
-
-    def add(self, name: str, bluff: bool) -> None:
-        bluffs, shown = self.counts.get(name, (0, 0))
-        self.counts[name] = (bluffs + int(bluff), shown + 1)
-
-    def share(self, name: str) -> float:
-        bluffs, shown = self.counts.get(name, (0, 0))
-        return (bluffs + self.prior * self.prior_weight) / (shown + self.prior_weight)
-
-
-def learned_cap(cap: float, prior: float, share: float) -> float:
-    """The cap against a bettor whose shown bets were bluffs ``share`` of the time: ``cap``
-    while it bluffs as often as the prior says or more, relaxed by ``prior / share`` as it
-    shows fewer (no cap against one that never bluffs). The cap is there because bluffs pay
-    against a player who folds too much; a player who bets only strong hands is folded to.
-
-    >>> [round(learned_cap(2.0, 0.3, s), 6) for s in (0.3, 0.15, 0.6)]
-    [2.0, 4.0, 2.0]
-    >>> learned_cap(2.0, 0.3, 0.0), learned_cap(0.0, 0.3, 0.0)  # 0 stays off
-    (inf, 0.0)
-    """
-    if not cap:
-        return 0.0
-    if share <= 0.0:
-        return float("inf")
-    return cap * max(1.0, prior / share)
 
 
 class CallOutcomes:
@@ -152,6 +100,8 @@ def outcome_cap(cap: float, mean: float, scale: float) -> float:
 
     >>> [round(outcome_cap(2.0, m, 0.5), 4) for m in (0.4, 0.0, -0.5)]
     [2.0, 2.0, 5.4366]
+    >>> outcome_cap(0.0, -3.0, 0.5)  # 0 stays off
+    0.0
     """
     return cap * float(np.exp(max(0.0, -mean) / scale)) if cap else 0.0
 

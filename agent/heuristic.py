@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from agent.calibration import ShowdownCalibration, situation
-from agent.fold_cap import BluffShares, CallOutcomes, FoldCap, learned_cap, outcome_cap
+from agent.fold_cap import CallOutcomes, FoldCap, outcome_cap
 from agent.modeller import OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.params import AgentParams, identity, load_agent_params
@@ -45,7 +45,6 @@ from agent.preflop.expert import PreflopExpert
 from agent.preflop_policy import PreflopRows, preflop_reach, preflop_rows, raise_answers
 from agent.selector import draw_index
 from agent.strength.range_strength import range_strength
-from agent.strength.values import board_values
 from agent.trace_records import decision_record, end_record
 from agent.traces import TraceWriter, trace_name
 from agent.trust import RangeTrust, mixed, on_bet_line, shown_likelihoods
@@ -94,12 +93,10 @@ class HeuristicAgent(BaseBot):
         self.trust = RangeTrust(self.params.trust.prior, self.params.trust.prior_weight,
                                 self.params.trust.by_line)
         self.calibration = ShowdownCalibration(self.params.calibration.prior_weight)
-        self.bluffs = BluffShares(self.params.fold_cap.bluff_prior,
-                                  self.params.fold_cap.prior_weight)
         self.call_outcomes = CallOutcomes(self.params.fold_cap.prior_weight)
         # this hand's calls the cap made: (bettor's name, the cap's share of the call,
         # our chips in the pot before it)
-        self._held_calls: list[tuple[str, float, int]] = []
+        self._capped_calls: list[tuple[str, float, int]] = []
         self.context: BotContext | None = None
         self._tracer: TraceWriter | None = None
         self._names: tuple[str, ...] = ()
@@ -139,7 +136,7 @@ class HeuristicAgent(BaseBot):
     def observe(self, event: Event) -> None:
         if isinstance(event, HandStarted):
             self._names = event.names
-            self._held_calls = []
+            self._capped_calls = []
         if isinstance(event, Showdown) and self.context is not None and not self._frozen:
             if self.params.calibration.enabled:
                 self._learn_calibration(event)
@@ -156,26 +153,22 @@ class HeuristicAgent(BaseBot):
         if self.context is None:
             return
         big_blind = max(self.context.game.blinds)
-        for name, weight, before in self._held_calls:
+        for name, weight, before in self._capped_calls:
             earned = (event.net[self.context.seat] + before) / big_blind
             self.call_outcomes.add(name, weight, earned)
-        self._held_calls = []
+        self._capped_calls = []
 
     def _learn_trust(self, event: Showdown) -> None:
-        """Score the weights each opponent had against the holding it showed, and count its
-        shown bets' bluffs (a holding in the lower half on the final board)."""
+        """Score the weights each opponent had against the holding it showed."""
         us = self.context.seat if self.context is not None else -1
         hand = self.modeller.hand()
         for seat, cards in event.shown.items():
             if seat == us or not self._names:
                 continue
-            name, bet = self._names[seat], on_bet_line(hand, seat)
-            shown = int(HOLDING_INDEX[cards[0], cards[1]])
-            p_w, p_u = shown_likelihoods(self.modeller.weights(seat), shown)
+            weights = self.modeller.weights(seat)
+            p_w, p_u = shown_likelihoods(weights, int(HOLDING_INDEX[cards[0], cards[1]]))
             if p_u > 0:
-                self.trust.add(name, p_w, p_u, bet)
-            if bet and len(hand.board) == 5:
-                self.bluffs.add(name, bool(board_values(hand.board).ehs_prime[shown] < 0.5))
+                self.trust.add(self._names[seat], p_w, p_u, on_bet_line(hand, seat))
 
     def _trust_of(self, hand: HandModel, seat: int) -> float:
         return self.trust.alpha(hand.names[seat], on_bet_line(hand, seat))
@@ -236,12 +229,19 @@ class HeuristicAgent(BaseBot):
                              FoldCap(self._fold_cap_of, reach)
                              if self.params.fold_cap.cap else None)
 
+    def _note_capped_call(self, obs: Observation, rows: PostflopRows, index: int) -> None:
+        """Keep a call the fold cap made, scored at the hand's end: it counts by the chance
+        that the cap made it (the fold's chance it moved, over the call's)."""
+        moved = rows.cap_moved
+        if moved is not None and moved[0] > 0 and rows.candidates[index].kind == "call":
+            self._capped_calls.append((self._names[obs.live_opponents[0]],
+                                       float(moved[0] / rows.probabilities[0, index]),
+                                       obs.contributions[obs.seat]))
+
     def _fold_cap_of(self, hand: HandModel, seat: int) -> float:
         params = self.params.fold_cap
-        name = hand.names[seat]
-        if params.learn == "outcomes":
-            return outcome_cap(params.cap, self.call_outcomes.mean(name), params.outcome_scale)
-        return learned_cap(params.cap, params.bluff_prior, self.bluffs.share(name))
+        return outcome_cap(params.cap, self.call_outcomes.mean(hand.names[seat]),
+                           params.loss_scale)
 
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:
@@ -263,11 +263,8 @@ class HeuristicAgent(BaseBot):
         rows = self.rows(observation, np.array([HOLDING_INDEX[hole[0], hole[1]]]))
         index = draw_index(rows.probabilities[0], self.rng)
         action = rows.actions[index]
-        if (isinstance(rows, PostflopRows) and rows.held is not None and rows.held[0] > 0
-                and rows.candidates[index].kind == "call"):
-            self._held_calls.append((self._names[observation.live_opponents[0]],
-                                     float(rows.held[0] / rows.probabilities[0, index]),
-                                     observation.contributions[observation.seat]))
+        if isinstance(rows, PostflopRows):
+            self._note_capped_call(observation, rows, index)
         if self._tracer is not None and self.context is not None:
             self._tracer.write(decision_record(self.context, observation, rows, action))
         return rows, action

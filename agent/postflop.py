@@ -57,7 +57,7 @@ class PostflopRows:
     values: np.ndarray
     probabilities: np.ndarray
     continuing: bool
-    held: np.ndarray | None = None
+    cap_moved: np.ndarray | None = None
     """Per holding, the chance the fold cap moved from the fold to the call (None: the cap
     did not apply)."""
 
@@ -162,16 +162,17 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
                   for x in estimates])
     continuing = spot.to_call == 0 and hand.betting.previous_raiser() == obs.seat
     chances = probabilities(cands, e, spot.scale, params.selector, continuing)
-    held = None
+    cap_moved = None
     if fold_cap is not None and len(opponents) == 1:
         capped_chances = _fold_capped(obs, spot, cands, chances, strength, weights,
                                       fold_cap.cap_of(hand, opponents[0]), fold_cap.reach,
                                       params)
         if capped_chances is not chances:
             fold = [c.kind for c in cands].index("fold")
-            held = chances[:, fold] - capped_chances[:, fold]
+            cap_moved = chances[:, fold] - capped_chances[:, fold]
             chances = capped_chances
-    return PostflopRows(spot, cands, strength, views, estimates, e, chances, continuing, held)
+    return PostflopRows(spot, cands, strength, views, estimates, e, chances, continuing,
+                        cap_moved)
 
 
 def _fold_capped(obs: Observation, spot: Spot, cands: Sequence[Candidate],

@@ -37,7 +37,7 @@ def plain_agent(seed: int) -> HeuristicAgent:
 
 
 def frozen(factory):
-    """The agent learning nothing: its bluff count stays at the prior, where the cap is
+    """The agent learning nothing: its calls' outcomes stay at the prior, where the cap is
     ``fold_cap.cap`` itself."""
     def make(seed: int) -> HeuristicAgent:
         bot = factory(seed)
@@ -129,48 +129,33 @@ def test_act_draws_from_the_capped_row() -> None:
     assert consistent_with_act(capped_agent, rec, moved[0], draws=40) > 1e-3
 
 
-def test_a_bettor_who_shows_no_bluffs_lifts_the_cap() -> None:
-    """An opponent whose shown bets were never bluffs is folded to: the range folds as it
-    would uncapped."""
+def test_a_bettor_whose_bets_the_calls_lose_to_lifts_the_cap() -> None:
+    """Once the calls the cap made against an opponent have lost enough, the range folds
+    to its bets as it would uncapped."""
     capped, spots = _facing_bets(frozen(capped_agent))
     lifted = [o for o in spots
               if _fold_mass(_uncapped(capped), o)[0] > _fold_mass(capped, o)[0] + 0.05]
     assert lifted, "no decision where the cap binds"
     name = capped._names[1 - lifted[0].seat]
     for _ in range(200):
-        capped.bluffs.add(name, bluff=False)
-    assert capped.bluffs.share(name) < 0.01
+        capped.call_outcomes.add(name, 1.0, -2.0)
     for obs in lifted:
         assert _fold_mass(capped, obs)[0] == pytest.approx(
             _fold_mass(_uncapped(capped), obs)[0])
 
 
-def test_shown_bluffs_are_counted_from_showdowns_after_bets() -> None:
-    """Against a player who bets every hand, the agent's count of shown bets grows and
-    about half of them are bluffs; against one who never bets it counts none."""
-    raiser = recorded_decisions(capped_agent, [RaiseBot()], LIMIT, 40, seed=4).bot
-    caller = recorded_decisions(capped_agent, [CallBot()], LIMIT, 40, seed=4).bot
-    (bluffs, shown), = raiser.bluffs.counts.values()
-    assert shown >= 10 and 0.2 < bluffs / shown < 0.8
-    assert not caller.bluffs.counts
-
-
-def outcome_agent(seed: int) -> HeuristicAgent:
-    return HeuristicAgent(seed=seed, **{"fold_cap.cap": CAP, "fold_cap.learn": "outcomes"})
-
-
 def test_a_capped_call_is_scored_from_the_call_on() -> None:
     """A call the cap made is scored by the hand's net plus what we had put in before it
     (what a fold there would have lost), in big blinds, weighted by the cap's share."""
-    bot = recorded_decisions(outcome_agent, [CallBot()], LIMIT, 2, seed=4).bot
+    bot = recorded_decisions(capped_agent, [CallBot()], LIMIT, 2, seed=4).bot
     assert not bot.call_outcomes.sums  # a player who never bets: no capped call
     seat = bot.context.seat
-    bot._held_calls = [("x", 0.5, 6), ("x", 1.0, 10)]
+    bot._capped_calls = [("x", 0.5, 6), ("x", 1.0, 10)]
     net = tuple(-14 if s == seat else 14 for s in range(2))
     bot.observe(HandEnded(hand_number=3, net=net, stacks=(400, 400)))
     # (-14 + 6) / 2 = -4 big blinds at weight 0.5, (-14 + 10) / 2 = -2 at weight 1
     assert bot.call_outcomes.sums["x"] == (0.5 * -4 + 1.0 * -2, 1.5)
-    assert bot._held_calls == []
+    assert bot._capped_calls == []
 
 
 @pytest.mark.parametrize("rival, hands, earns", [
@@ -180,7 +165,7 @@ def test_the_cap_holds_where_its_calls_pay_and_lifts_where_they_lose(rival, hand
                                                                      earns: bool) -> None:
     """Against a player who bets at random the calls the cap makes win, and the cap stays;
     against one who bets only strong hands they lose, and the cap relaxes."""
-    bot = recorded_decisions(outcome_agent, [rival()], LIMIT, hands, seed=4).bot
+    bot = recorded_decisions(capped_agent, [rival()], LIMIT, hands, seed=4).bot
     ((name, (total, weight)),) = bot.call_outcomes.sums.items()
     assert weight >= (10 if earns else 1)
     hand = bot.modeller.hand()
@@ -190,5 +175,5 @@ def test_the_cap_holds_where_its_calls_pay_and_lifts_where_they_lose(rival, hand
 
 
 def test_a_frozen_agent_learns_nothing_from_its_calls() -> None:
-    bot = recorded_decisions(frozen(outcome_agent), [RaiseBot()], LIMIT, 40, seed=4).bot
+    bot = recorded_decisions(frozen(capped_agent), [RaiseBot()], LIMIT, 40, seed=4).bot
     assert not bot.call_outcomes.sums
