@@ -4,6 +4,8 @@ the cap allows, and the cap keeps the policy's contract."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
+from itertools import islice
 
 import numpy as np
 import pytest
@@ -13,14 +15,16 @@ from policy_support import (
     live_holdings,
     no_side_effects,
     recorded_decisions,
+    replayed,
 )
 
 from agent.fold_cap import fold_share, may_fold
 from agent.heuristic import ALL_HOLDINGS, HeuristicAgent
 from agent.preflop_policy import preflop_reach, raise_answers
 from agent.rivals.rock import RockBot
-from simulator import ActionKind, GameConfig, HandEnded, Observation, Street
+from simulator import Action, ActionKind, GameConfig, HandEnded, Observation, Street
 from simulator.core.cards import HOLDING_INDEX
+from simulator.core.state import observations_along
 from simulator.play.baseline import CallBot, RaiseBot, RandomBot
 
 LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=400)
@@ -46,13 +50,17 @@ def frozen(factory):
     return make
 
 
-def _facing_bets(factory, game: GameConfig = LIMIT, hands: int = 40
-                 ) -> tuple[HeuristicAgent, list[Observation]]:
+Spot = tuple[HeuristicAgent, Observation]
+
+
+def _facing_bets(factory, game: GameConfig = LIMIT, hands: int = 40) -> Iterator[Spot]:
+    """Each post-flop decision facing a bet in a recorded match, with the bot as it was
+    there (told the match's events up to it: a policy speaks of the hand being played)."""
     rival = RandomBot(fold=0.0, call=0.3, raise_=0.7, seed=11)
     rec = recorded_decisions(factory, [rival], game, hands, seed=4)
-    spots = [obs for _, obs in rec.decisions
-             if obs.street is not Street.PREFLOP and obs.legal.call_amount > 0]
-    return rec.bot, spots
+    for count, obs in rec.decisions:
+        if obs.street is not Street.PREFLOP and obs.legal.call_amount > 0:
+            yield replayed(factory, 4, rec.context, rec.events[:count]), obs
 
 
 def _fold_mass(bot: HeuristicAgent, obs: Observation) -> tuple[float, float]:
@@ -60,9 +68,7 @@ def _fold_mass(bot: HeuristicAgent, obs: Observation) -> tuple[float, float]:
     folds at ``obs``, and the share the cap allows."""
     holdings = live_holdings(obs)
     policy = bot.policy(obs, holdings)
-    path = bot.modeller.path_at(obs.history, obs.board, obs.street)
-    reach = preflop_reach(obs, path, bot.expert, bot.params.defense, ALL_HOLDINGS,
-                          raise_answers(bot.modeller))
+    reach = bot._reach(obs, bot.modeller.path_at(obs.history, obs.board, obs.street))
     weights = reach[[HOLDING_INDEX[a, b] for a, b in holdings]]
     folds = [i for i, a in enumerate(policy.actions) if a.kind is ActionKind.FOLD]
     folded = policy.probabilities[:, folds].sum(axis=1) if folds else np.zeros(len(holdings))
@@ -71,16 +77,15 @@ def _fold_mass(bot: HeuristicAgent, obs: Observation) -> tuple[float, float]:
 
 
 def test_the_range_folds_no_more_than_the_cap_allows() -> None:
-    capped, spots = _facing_bets(frozen(capped_agent))
-    plain, plain_spots = _facing_bets(frozen(plain_agent))
-    assert len(spots) >= 10
-    for obs in spots:
-        folded, share = _fold_mass(capped, obs)
+    spots = list(islice(_facing_bets(frozen(capped_agent)), 12))
+    assert len(spots) == 12
+    for bot, obs in spots:
+        folded, share = _fold_mass(bot, obs)
         # ties at the cut are split in half: a little slack for them
         assert folded <= share + 0.02, (folded, share)
     # without the cap the agent folds more than that somewhere: the test can fail
-    assert any(_fold_mass(plain, obs)[0] > _fold_mass(plain, obs)[1] + 0.05
-               for obs in plain_spots)
+    assert any(folded > share + 0.05 for folded, share in
+               (_fold_mass(bot, obs) for bot, obs in _facing_bets(frozen(plain_agent))))
 
 
 def test_only_the_weakest_of_the_range_fold() -> None:
@@ -120,11 +125,15 @@ def test_act_draws_from_the_capped_row() -> None:
     """At a decision where the cap turned our own fold into a call, ``act`` calls."""
     rec = recorded_decisions(capped_agent, [RandomBot(fold=0.0, call=0.3, raise_=0.7, seed=11)],
                              LIMIT, 40, seed=4)
-    uncapped = _uncapped(rec.bot)
-    moved = [i for i, (_, obs) in enumerate(rec.decisions)
-             if obs.street is not Street.PREFLOP and obs.legal.call_amount > 0
-             and _fold(uncapped.policy(obs, [tuple(obs.hole_cards)])) > 0.5
-             and _fold(rec.bot.policy(obs, [tuple(obs.hole_cards)])) == 0]
+    def moved_here(i: int) -> bool:
+        count, obs = rec.decisions[i]
+        if obs.street is Street.PREFLOP or obs.legal.call_amount == 0:
+            return False
+        bot = replayed(capped_agent, 4, rec.context, rec.events[:count])
+        own = [tuple(obs.hole_cards)]
+        return _fold(_uncapped(bot).policy(obs, own)) > 0.5 and _fold(bot.policy(obs, own)) == 0
+
+    moved = [i for i in range(len(rec.decisions)) if moved_here(i)]
     assert moved, "no decision where the cap moved our own fold"
     assert consistent_with_act(capped_agent, rec, moved[0], draws=40) > 1e-3
 
@@ -132,16 +141,14 @@ def test_act_draws_from_the_capped_row() -> None:
 def test_a_bettor_whose_bets_the_calls_lose_to_lifts_the_cap() -> None:
     """Once the calls the cap made against an opponent have lost enough, the range folds
     to its bets as it would uncapped."""
-    capped, spots = _facing_bets(frozen(capped_agent))
-    lifted = [o for o in spots
-              if _fold_mass(_uncapped(capped), o)[0] > _fold_mass(capped, o)[0] + 0.05]
+    lifted = list(islice(((bot, obs) for bot, obs in _facing_bets(frozen(capped_agent))
+                          if _fold_mass(_uncapped(bot), obs)[0] > _fold_mass(bot, obs)[0]
+                          + 0.05), 3))
     assert lifted, "no decision where the cap binds"
-    name = capped._names[1 - lifted[0].seat]
-    for _ in range(200):
-        capped.call_outcomes.add(name, 1.0, -2.0)
-    for obs in lifted:
-        assert _fold_mass(capped, obs)[0] == pytest.approx(
-            _fold_mass(_uncapped(capped), obs)[0])
+    for bot, obs in lifted:
+        for _ in range(200):
+            bot.call_outcomes.add(bot._names[1 - obs.seat], 1.0, -2.0)
+        assert _fold_mass(bot, obs)[0] == pytest.approx(_fold_mass(_uncapped(bot), obs)[0])
 
 
 def test_a_capped_call_is_scored_from_the_call_on() -> None:
@@ -177,3 +184,27 @@ def test_the_cap_holds_where_its_calls_pay_and_lifts_where_they_lose(rival, hand
 def test_a_frozen_agent_learns_nothing_from_its_calls() -> None:
     bot = recorded_decisions(frozen(capped_agent), [RaiseBot()], LIMIT, 40, seed=4).bot
     assert not bot.call_outcomes.sums
+
+
+def test_the_range_after_the_flop_is_read_through_our_own_rows() -> None:
+    """The range the cap weighs is the pre-flop rules' chance of our pre-flop actions times,
+    at each of our decisions since the flop, our own row's chance (asked through
+    ``policy``) of the action we took there."""
+    checked = 0
+    for bot, obs in _facing_bets(capped_agent):
+        path = bot.modeller.path_at(obs.history, obs.board, obs.street)
+        holdings = live_holdings(obs)
+        index = [HOLDING_INDEX[a, b] for a, b in holdings]
+        expected = preflop_reach(obs, path, bot.expert, bot.params.defense, ALL_HOLDINGS,
+                                 raise_answers(bot.modeller))[index]
+        ours = [(before, record) for before, record in zip(observations_along(obs),
+                                                           obs.history, strict=False)
+                if record.seat == obs.seat and before.street is not Street.PREFLOP]
+        for before, record in ours:
+            expected = expected * bot.policy(before, holdings).probability(
+                Action(record.kind, record.amount))
+        assert np.allclose(bot._reach(obs, path)[index], expected, rtol=1e-12, atol=0)
+        checked += bool(ours) and bool((expected < expected.max()).any())
+        if checked >= 3:
+            break
+    assert checked >= 3
