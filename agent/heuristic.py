@@ -29,8 +29,7 @@ All randomness comes from the bot's own generator.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import partial
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +61,7 @@ from simulator import (
     Showdown,
     Street,
 )
-from simulator.core.cards import HOLDING_INDEX, NUM_HOLDINGS, clashing_holdings
-from simulator.core.state import observations_along
+from simulator.core.cards import HOLDING_INDEX, NUM_HOLDINGS
 from simulator.play.protocol import holding_indices
 
 MODEL_SUFFIX = ".model"
@@ -222,35 +220,14 @@ class HeuristicAgent(BaseBot):
         if obs.street is Street.PREFLOP:
             return preflop_rows(obs, path, self.expert, self.params.defense, holdings,
                                 raise_answers(self.modeller))
-        return self._postflop_rows(obs, path[-1], holdings, lambda: self._reach(obs, path))
-
-    def _postflop_rows(self, obs: Observation, hand: HandModel, holdings: np.ndarray,
-                       reach: Callable[[], np.ndarray]) -> PostflopRows:
-        return postflop_rows(obs, hand, self.modeller, self._trust_of, self.params,
+        def reach() -> np.ndarray:
+            return preflop_reach(obs, path, self.expert, self.params.defense, ALL_HOLDINGS,
+                                 raise_answers(self.modeller))
+        return postflop_rows(obs, path[-1], self.modeller, self._trust_of, self.params,
                              holdings, self.calibration.win
                              if self.params.calibration.enabled else None,
                              FoldCap(self._fold_cap_of, reach)
                              if self.params.fold_cap.cap else None)
-
-    def _reach(self, obs: Observation, path: Sequence[HandModel]) -> np.ndarray:
-        """How likely our actions so far in the hand make each of the 1326 holdings, up to a
-        constant (those on the board read 0): the pre-flop rules' chance of our pre-flop
-        actions, times, at each of our decisions after the flop, our own row's chance of the
-        action we took (Bayes over our policy, as an opponent who knew it would read us)."""
-        reach = preflop_reach(obs, path, self.expert, self.params.defense, ALL_HOLDINGS,
-                              raise_answers(self.modeller))
-        reach[clashing_holdings(obs.board)] = 0.0
-        live = np.flatnonzero(reach > 0)
-        for i, (past, record) in enumerate(zip(observations_along(obs), obs.history,
-                                               strict=False)):
-            if record.seat != obs.seat or past.street is Street.PREFLOP:
-                continue
-            then = reach.copy()
-            rows = self._postflop_rows(past, path[i], live, partial(np.array, then))
-            taken = Policy(tuple(rows.actions), rows.probabilities).probability(
-                Action(record.kind, record.amount))
-            reach[live] = then[live] * taken
-        return reach
 
     def _note_capped_call(self, obs: Observation, rows: PostflopRows, index: int) -> None:
         """Keep a call the fold cap made, scored at the hand's end: it counts by the chance

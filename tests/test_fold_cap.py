@@ -22,9 +22,8 @@ from agent.fold_cap import fold_share, may_fold
 from agent.heuristic import ALL_HOLDINGS, HeuristicAgent
 from agent.preflop_policy import preflop_reach, raise_answers
 from agent.rivals.rock import RockBot
-from simulator import Action, ActionKind, GameConfig, HandEnded, Observation, Street
+from simulator import ActionKind, GameConfig, HandEnded, Observation, Street
 from simulator.core.cards import HOLDING_INDEX
-from simulator.core.state import observations_along
 from simulator.play.baseline import CallBot, RaiseBot, RandomBot
 
 LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=400)
@@ -68,7 +67,9 @@ def _fold_mass(bot: HeuristicAgent, obs: Observation) -> tuple[float, float]:
     folds at ``obs``, and the share the cap allows."""
     holdings = live_holdings(obs)
     policy = bot.policy(obs, holdings)
-    reach = bot._reach(obs, bot.modeller.path_at(obs.history, obs.board, obs.street))
+    path = bot.modeller.path_at(obs.history, obs.board, obs.street)
+    reach = preflop_reach(obs, path, bot.expert, bot.params.defense, ALL_HOLDINGS,
+                          raise_answers(bot.modeller))
     weights = reach[[HOLDING_INDEX[a, b] for a, b in holdings]]
     folds = [i for i, a in enumerate(policy.actions) if a.kind is ActionKind.FOLD]
     folded = policy.probabilities[:, folds].sum(axis=1) if folds else np.zeros(len(holdings))
@@ -185,26 +186,3 @@ def test_a_frozen_agent_learns_nothing_from_its_calls() -> None:
     bot = recorded_decisions(frozen(capped_agent), [RaiseBot()], LIMIT, 40, seed=4).bot
     assert not bot.call_outcomes.sums
 
-
-def test_the_range_after_the_flop_is_read_through_our_own_rows() -> None:
-    """The range the cap weighs is the pre-flop rules' chance of our pre-flop actions times,
-    at each of our decisions since the flop, our own row's chance (asked through
-    ``policy``) of the action we took there."""
-    checked = 0
-    for bot, obs in _facing_bets(capped_agent):
-        path = bot.modeller.path_at(obs.history, obs.board, obs.street)
-        holdings = live_holdings(obs)
-        index = [HOLDING_INDEX[a, b] for a, b in holdings]
-        expected = preflop_reach(obs, path, bot.expert, bot.params.defense, ALL_HOLDINGS,
-                                 raise_answers(bot.modeller))[index]
-        ours = [(before, record) for before, record in zip(observations_along(obs),
-                                                           obs.history, strict=False)
-                if record.seat == obs.seat and before.street is not Street.PREFLOP]
-        for before, record in ours:
-            expected = expected * bot.policy(before, holdings).probability(
-                Action(record.kind, record.amount))
-        assert np.allclose(bot._reach(obs, path)[index], expected, rtol=1e-12, atol=0)
-        checked += bool(ours) and bool((expected < expected.max()).any())
-        if checked >= 3:
-            break
-    assert checked >= 3
