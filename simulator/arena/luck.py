@@ -29,7 +29,7 @@ Folded seats get no luck; over the seats the luck of an event sums to zero.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numba
@@ -119,12 +119,22 @@ def _equity_sampled(holes: np.ndarray, board: np.ndarray, deck: np.ndarray,
     return acc / uniforms.shape[0]
 
 
+RngSource = np.random.Generator | Callable[[], np.random.Generator | None] | None
+"""A generator, or a function that gives one the first time Monte Carlo needs it (seeding a
+stream costs about 80 µs, and most hands never draw from theirs); it must give the same
+generator every time it is called (``functools.cache``)."""
+
+
+def _generator(rng: RngSource) -> np.random.Generator | None:
+    return rng() if callable(rng) else rng
+
+
 def equity(holes: Sequence[Sequence[int]], board: Sequence[int], dead: Sequence[int],
-           rng: np.random.Generator | None, samples: int) -> np.ndarray:
+           rng: RngSource, samples: int) -> np.ndarray:
     """Showdown equity of each of ``holes`` on ``board``, cards in ``dead`` out of the deck.
 
     Exact with at most two cards to come; otherwise ``samples`` Monte Carlo runouts drawn
-    with ``rng``.
+    with ``rng`` (:data:`RngSource`).
     """
     hole_arr = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
     board_arr = np.asarray(board, dtype=np.int64)
@@ -137,9 +147,10 @@ def equity(holes: Sequence[Sequence[int]], board: Sequence[int], dead: Sequence[
     to_come = 5 - len(board_arr)
     if to_come <= 2:
         return _equity_exact(hole_arr, board_arr, deck)
-    if rng is None or samples < 1:
+    gen = _generator(rng) if samples >= 1 else None
+    if gen is None:
         raise ValueError(f"equity with {to_come} cards to come needs a generator and samples")
-    return _equity_sampled(hole_arr, board_arr, deck, rng.random((samples, to_come)))
+    return _equity_sampled(hole_arr, board_arr, deck, gen.random((samples, to_come)))
 
 
 ChancePointLike = tuple[int, Sequence[int], Sequence[bool]]
@@ -153,7 +164,7 @@ def preflop_pair(holes: Sequence[Sequence[int] | None]) -> np.ndarray:
 
 
 def luck_of_hand(holes: Sequence[Sequence[int] | None], board: Sequence[int],
-                 chance_points: Sequence[ChancePointLike], rng: np.random.Generator | None,
+                 chance_points: Sequence[ChancePointLike], rng: RngSource,
                  samples: int) -> np.ndarray:
     """Luck in chips per seat of one hand: the sum over its chance events.
 
@@ -193,7 +204,7 @@ def luck_of_hand(holes: Sequence[Sequence[int] | None], board: Sequence[int],
     return luck
 
 
-def history_luck(history: HandHistory, rng: np.random.Generator | None, samples: int) -> np.ndarray:
+def history_luck(history: HandHistory, rng: RngSource, samples: int) -> np.ndarray:
     """:func:`luck_of_hand` of a ``simulator.play.match.HandHistory``."""
     points = [(p.street, p.contributions, p.active) for p in history.chance_points]
     return luck_of_hand(history.holes, history.board, points, rng, samples)

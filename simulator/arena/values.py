@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simulator.arena.luck import equity
+from simulator.arena.luck import RngSource, equity
 from simulator.core.cards import HOLDING_INDEX
 from simulator.core.preflop_equity import preflop_table
 
@@ -49,7 +49,7 @@ class HandValues:
     players, so a decision's actions share them."""
 
     def __init__(self, holes: Sequence[tuple[int, int] | None], board: Sequence[int],
-                 rng: np.random.Generator | None, samples: int = DEFAULT_SAMPLES) -> None:
+                 rng: RngSource, samples: int = DEFAULT_SAMPLES) -> None:
         self.holes = tuple(holes)
         self.board = tuple(int(c) for c in board)
         self.rng, self.samples = rng, samples
