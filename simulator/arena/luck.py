@@ -29,6 +29,7 @@ Folded seats get no luck; over the seats the luck of an event sums to zero.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -136,6 +137,18 @@ def equity(holes: Sequence[Sequence[int]], board: Sequence[int], dead: Sequence[
     Exact with at most two cards to come; otherwise ``samples`` Monte Carlo runouts drawn
     with ``rng`` (:data:`RngSource`).
     """
+    to_come = 5 - len(board)
+    if to_come <= 2:
+        return _exact(holes, board, dead)
+    gen = _generator(rng) if samples >= 1 else None
+    if gen is None:
+        raise ValueError(f"equity with {to_come} cards to come needs a generator and samples")
+    return _equity_sampled(*_arrays(holes, board, dead), gen.random((samples, to_come)))
+
+
+def _arrays(holes: Sequence[Sequence[int]], board: Sequence[int], dead: Sequence[int]
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernels' holes (k, 2), board, and deck (every card not in them or in ``dead``)."""
     hole_arr = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
     board_arr = np.asarray(board, dtype=np.int64)
     used = np.zeros(52, dtype=bool)
@@ -143,14 +156,31 @@ def equity(holes: Sequence[Sequence[int]], board: Sequence[int], dead: Sequence[
     used[board_arr] = True
     if len(dead):
         used[np.asarray(dead, dtype=np.int64)] = True
-    deck = np.flatnonzero(~used).astype(np.int64)
-    to_come = 5 - len(board_arr)
-    if to_come <= 2:
-        return _equity_exact(hole_arr, board_arr, deck)
-    gen = _generator(rng) if samples >= 1 else None
-    if gen is None:
-        raise ValueError(f"equity with {to_come} cards to come needs a generator and samples")
-    return _equity_sampled(hole_arr, board_arr, deck, gen.random((samples, to_come)))
+    return hole_arr, board_arr, np.flatnonzero(~used).astype(np.int64)
+
+
+def _exact(holes: Sequence[Sequence[int]], board: Sequence[int], dead: Sequence[int]
+           ) -> np.ndarray:
+    """Exact equity through :func:`_exact_sorted`, the holes put in sorted order and the
+    shares given back in the caller's: a player's share sums its own wins in the same order
+    whatever the order of the others, so every seating of a deal gets the same floats."""
+    hands = [tuple(int(c) for c in h) for h in holes]
+    order = sorted(range(len(hands)), key=hands.__getitem__)
+    shares = _exact_sorted(tuple(hands[i] for i in order), tuple(int(c) for c in board),
+                           tuple(sorted(int(c) for c in dead)))
+    out = np.empty(len(hands), dtype=np.float64)
+    out[order] = shares
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _exact_sorted(holes: tuple[tuple[int, ...], ...], board: tuple[int, ...],
+                  dead: tuple[int, ...]) -> np.ndarray:
+    """Exact equity, kept for the last few deals: the luck correction and AIVAT of every
+    seating of a duplicate deal ask for the same boards, and a flop costs ~170 us."""
+    shares = _equity_exact(*_arrays(holes, board, dead))
+    shares.setflags(write=False)
+    return shares
 
 
 ChancePointLike = tuple[int, Sequence[int], Sequence[bool]]
