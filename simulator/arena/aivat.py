@@ -149,11 +149,12 @@ class AivatRecorder:
             ask.fault(seat, f"act() played '{taken}', which its policy() gives probability 0 "
                             f"(at {pending.where}): act must draw from its policy")
             return
+        taken_value = _valued(pending, taken)  # valued once, though also an entry of the row
         mean = np.zeros(len(self._terms))
         for entry, p in zip(policy.actions, row, strict=True):
             if p > 0:
-                mean += p * _valued(pending, entry)
-        self._terms += _valued(pending, taken) - mean
+                mean += p * (taken_value if entry == taken else _valued(pending, entry))
+        self._terms += taken_value - mean
 
     # --- for callers that hold the row already ---------------------------------------------
 
