@@ -27,11 +27,13 @@ its correction is left out.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from simulator.arena.luck import RngSource
 from simulator.arena.values import DEFAULT_SAMPLES, HandValues
 from simulator.core.actions import Action, ActionKind, ActionRecord
 from simulator.core.errors import HoldemError
@@ -117,7 +119,7 @@ class AivatRecorder:
         self._samples = samples
         self._hand: int | None = None
         self._values: dict[int, HandValues] = {}
-        self._rng: np.random.Generator | None = None
+        self._rng: RngSource = None
         self._pending: _Noted | None = None
 
     # --- the overseer ----------------------------------------------------------------------
@@ -147,11 +149,12 @@ class AivatRecorder:
             ask.fault(seat, f"act() played '{taken}', which its policy() gives probability 0 "
                             f"(at {pending.where}): act must draw from its policy")
             return
+        taken_value = _valued(pending, taken)  # valued once, though also an entry of the row
         mean = np.zeros(len(self._terms))
         for entry, p in zip(policy.actions, row, strict=True):
             if p > 0:
-                mean += p * _valued(pending, entry)
-        self._terms += _valued(pending, taken) - mean
+                mean += p * (taken_value if entry == taken else _valued(pending, entry))
+        self._terms += taken_value - mean
 
     # --- for callers that hold the row already ---------------------------------------------
 
@@ -184,7 +187,9 @@ class AivatRecorder:
         if state.hand_number != self._hand:
             self._hand = state.hand_number
             self._values = {}
-            self._rng = None if self._rng_of is None else self._rng_of(state.hand_number)
+            # made when Monte Carlo first needs it (seldom: see RngSource), once a hand
+            self._rng = None if self._rng_of is None else functools.cache(
+                functools.partial(self._rng_of, state.hand_number))
         street = int(state.street)
         if street not in self._values:
             self._values[street] = HandValues(state.holes, state.board_cards, self._rng,

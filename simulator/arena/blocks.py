@@ -349,8 +349,9 @@ def _record(config: TournamentConfig, block: int, seating: _Seating, result: Han
     seconds = 0.0
     if config.luck:
         t0 = time.perf_counter()
-        luck = history_luck(history, seeds.luck(block, perm, result.hand_number),
-                            config.luck_samples)
+        # the stream is made only if Monte Carlo needs it (see luck.RngSource)
+        rng = functools.cache(functools.partial(seeds.luck, block, perm, result.hand_number))
+        luck = history_luck(history, rng, config.luck_samples)
         seconds = time.perf_counter() - t0
         cols["luck"].append(luck[seat_of])
     else:

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simulator.arena.luck import equity
+from simulator.arena.luck import RngSource, equity
 from simulator.core.cards import HOLDING_INDEX
 from simulator.core.preflop_equity import preflop_table
 
@@ -49,7 +49,7 @@ class HandValues:
     players, so a decision's actions share them."""
 
     def __init__(self, holes: Sequence[tuple[int, int] | None], board: Sequence[int],
-                 rng: np.random.Generator | None, samples: int = DEFAULT_SAMPLES) -> None:
+                 rng: RngSource, samples: int = DEFAULT_SAMPLES) -> None:
         self.holes = tuple(holes)
         self.board = tuple(int(c) for c in board)
         self.rng, self.samples = rng, samples
@@ -78,9 +78,14 @@ class HandValues:
 
     def values(self, contributions: Sequence[float], active: Sequence[bool]) -> np.ndarray:
         """Every seat's value with these contributions and these seats still in."""
-        paid = np.asarray(contributions, dtype=np.float64)
-        out = -paid
+        # In Python floats rather than arrays of a few seats (AIVAT asks about ten times a
+        # hand): each seat's -paid + pot x equity as before, and the pot, of chips and half
+        # chips, sums exactly in any order.
+        paid = [float(c) for c in contributions]
+        out = [-c for c in paid]
         players = tuple(s for s, live in enumerate(active) if live)
         if players:
-            out[list(players)] += paid.sum() * self.equity(players)
-        return out
+            pot = sum(paid)
+            for s, share in zip(players, self.equity(players).tolist(), strict=True):
+                out[s] += pot * share
+        return np.array(out, dtype=np.float64)

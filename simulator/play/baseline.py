@@ -141,6 +141,9 @@ class RandomBot(StatesItsRow, BaseBot):
             raise BaselineParamsError(f"RandomBot: {_first_error(exc)}") from None
         weights = np.array([p.fold, p.call, p.raise_], dtype=float)
         self.cumulative = np.cumsum(weights / weights.sum()).tolist()
+        # the policy's fold, call and raise weights, back from the cumulative ones that act
+        # draws against (worked out once, not at every decision)
+        self.weights = tuple(float(w) for w in np.diff(np.r_[0.0, self.cumulative]))
         self.seed = seed
         self.rng = np.random.default_rng(seed)
 
@@ -159,10 +162,9 @@ class RandomBot(StatesItsRow, BaseBot):
         a free fold is a check, a raise that is not legal a call; a no-limit raise range is
         one entry (each size in it equally likely), a single legal size one action."""
         legal = observation.legal
-        weights = np.diff(np.r_[0.0, self.cumulative])  # fold, call, raise
         actions: list[PolicyEntry] = []
         row: list[float] = []
-        fold, call, raise_ = (float(w) for w in weights)
+        fold, call, raise_ = self.weights
         if legal.can_fold:
             actions.append(Action.fold())
             row.append(fold)
