@@ -128,8 +128,9 @@ class HeuristicAgent(BaseBot):
                                                                     context.permutation)))
 
     def freeze(self) -> None:
-        """Learn nothing in this match (``simulator.LearningBot``): the opponent model and the
-        range trust stay as they start (``model_file`` loads a saved model in ``start``)."""
+        """Learn nothing in this match (``simulator.LearningBot``): the opponent model, the
+        range trust, the calibration and the fold cap's scores stay as they start
+        (``model_file`` loads a saved model in ``start``)."""
         self.modeller.freeze()
         self._frozen = True
 
