@@ -24,7 +24,7 @@ from agent.preflop_policy import preflop_reach, raise_answers
 from agent.rivals.rock import RockBot
 from simulator import ActionKind, GameConfig, HandEnded, Observation, Street
 from simulator.core.cards import HOLDING_INDEX
-from simulator.play.baseline import CallBot, RaiseBot, RandomBot
+from simulator.play.baseline import CallBot, RandomBot
 
 LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=400)
 NOLIMIT = GameConfig(variant="nolimit", blinds=(1, 2), stack=200)
@@ -183,6 +183,11 @@ def test_the_cap_holds_where_its_calls_pay_and_lifts_where_they_lose(rival, hand
 
 
 def test_a_frozen_agent_learns_nothing_from_its_calls() -> None:
-    bot = recorded_decisions(frozen(capped_agent), [RaiseBot()], LIMIT, 40, seed=4).bot
-    assert not bot.call_outcomes.sums
+    def rival() -> RandomBot:
+        return RandomBot(fold=0.0, call=0.3, raise_=0.7, seed=11)
+
+    learning = recorded_decisions(capped_agent, [rival()], LIMIT, 60, seed=4).bot
+    assert learning.call_outcomes.sums  # the same match makes capped calls
+    assert not recorded_decisions(frozen(capped_agent), [rival()], LIMIT, 60,
+                                  seed=4).bot.call_outcomes.sums
 
