@@ -26,7 +26,7 @@ import numpy as np
 
 from agent.rivals.hand_values import class_equity
 from agent.strength.ranges import HOLDING_CLASS
-from simulator.core.equity import equities, multiway_equities, preflop_equities
+from simulator.core.equity import multiway_equities, preflop_equities
 
 
 def equities_against(board: Sequence[int], ranges: Sequence[np.ndarray | None],
@@ -38,8 +38,6 @@ def equities_against(board: Sequence[int], ranges: Sequence[np.ndarray | None],
         if all(r is None for r in ranges):
             return class_equity(len(ranges))[HOLDING_CLASS[asked]]
         return np.prod(_zeroed(preflop_equities(list(ranges), asked)), axis=1)
-    if len(ranges) == 1:  # what multiway_equities hands one range to, without its stacking
-        return _zeroed(equities(board, ranges[0], asked))
     return _zeroed(multiway_equities(board, list(ranges), asked))
 
 

@@ -412,11 +412,11 @@ def multiway_equities(board: Sequence[int],
     cards = _board(board)
     if not cards:
         raise CardError("multiway equity needs the flop: before it use the pre-flop table")
+    if len(weights) == 1:  # one opponent: equities itself, which checks the range
+        return equities(cards, weights[0], holdings)
     w = np.stack([range_weights(x) for x in weights]) if len(weights) else np.empty((0, 0))
-    if not 1 <= w.shape[0] <= 9:
+    if not 2 <= w.shape[0] <= 9:
         raise RangeWeightsError(f"bad number of opponents {w.shape[0]}: expected 1..9")
-    if w.shape[0] == 1:
-        return equities(cards, w[0], holdings)
     asked = (np.arange(NUM_HOLDINGS) if holdings is None
              else np.asarray(holdings, dtype=np.int64).reshape(-1))
     ranks = board_ranks(cards)
