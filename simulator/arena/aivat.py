@@ -27,13 +27,12 @@ its correction is left out.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from simulator.arena.luck import RngSource
+from simulator.arena.luck import RngSource, when_drawn
 from simulator.arena.values import DEFAULT_SAMPLES, HandValues
 from simulator.core.actions import Action, ActionKind, ActionRecord
 from simulator.core.errors import HoldemError
@@ -188,8 +187,8 @@ class AivatRecorder:
             self._hand = state.hand_number
             self._values = {}
             # made when Monte Carlo first needs it (seldom: see RngSource), once a hand
-            self._rng = None if self._rng_of is None else functools.cache(
-                functools.partial(self._rng_of, state.hand_number))
+            self._rng = None if self._rng_of is None else when_drawn(self._rng_of,
+                                                                      state.hand_number)
         street = int(state.street)
         if street not in self._values:
             self._values[street] = HandValues(state.holes, state.board_cards, self._rng,

@@ -41,7 +41,7 @@ from simulator.arena.aivat import AivatRecorder
 from simulator.arena.config import TournamentConfig
 from simulator.arena.exploit_config import ExploitRunConfig
 from simulator.arena.lbr import LocalBestResponse
-from simulator.arena.luck import history_luck
+from simulator.arena.luck import history_luck, when_drawn
 from simulator.arena.outdir import open_log
 from simulator.arena.results import BOTS_DIR, LOG_FILE, BlockRecord
 from simulator.core.records import BotFault
@@ -350,7 +350,7 @@ def _record(config: TournamentConfig, block: int, seating: _Seating, result: Han
     if config.luck:
         t0 = time.perf_counter()
         # the stream is made only if Monte Carlo needs it (see luck.RngSource)
-        rng = functools.cache(functools.partial(seeds.luck, block, perm, result.hand_number))
+        rng = when_drawn(seeds.luck, block, perm, result.hand_number)
         luck = history_luck(history, rng, config.luck_samples)
         seconds = time.perf_counter() - t0
         cols["luck"].append(luck[seat_of])

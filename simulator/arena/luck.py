@@ -123,7 +123,12 @@ def _equity_sampled(holes: np.ndarray, board: np.ndarray, deck: np.ndarray,
 RngSource = np.random.Generator | Callable[[], np.random.Generator | None] | None
 """A generator, or a function that gives one the first time Monte Carlo needs it (seeding a
 stream costs about 80 µs, and most hands never draw from theirs); it must give the same
-generator every time it is called (``functools.cache``)."""
+generator every time it is called (:func:`when_drawn` makes one)."""
+
+
+def when_drawn(make: Callable[..., np.random.Generator | None], *args: int) -> RngSource:
+    """``make(*args)``, made the first time it is asked for and the same one after."""
+    return functools.cache(functools.partial(make, *args))
 
 
 def _generator(rng: RngSource) -> np.random.Generator | None:
