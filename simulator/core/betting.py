@@ -266,7 +266,7 @@ class Betting:
 
     @property
     def street(self) -> Street:
-        return self.current.street
+        return self.rounds[-1].street  # not through current: asked at every step
 
     @property
     def pot(self) -> int:
