@@ -217,7 +217,7 @@ class HeuristicAgent(BaseBot):
 
     def rows(self, obs: Observation, holdings: np.ndarray) -> Rows:
         """The decision at ``obs`` for each holding (indices): the whole pipeline, read only."""
-        path = self.modeller.path_at(obs.history, obs.board, obs.street)
+        path = self.modeller.path_of(obs)
         if obs.street is Street.PREFLOP:
             return preflop_rows(obs, path, self.expert, self.params.defense, holdings,
                                 raise_answers(self.modeller))

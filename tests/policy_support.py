@@ -166,6 +166,15 @@ def replayed(factory: Factory, seed: int, context: BotContext, events: list[Even
     return bot
 
 
+def at_decision(factory: Factory, rec: Recorder, index: int, seed: int = 0
+                ) -> tuple[PolicyBot, Observation]:
+    """Recorded decision ``index``'s observation, and a fresh bot told the events before it:
+    the bot as it stood at that decision (a bot answers for the hand it is playing, so the
+    recorded bot, which has played on, may refuse an earlier hand's observation)."""
+    count, obs = rec.decisions[index]
+    return replayed(factory, seed, rec.context, rec.events[:count]), obs
+
+
 def recorded_decisions(factory: Factory, rivals: list[BaseBot], game: GameConfig,
                        hands: int, seed: int) -> Recorder:
     rec = Recorder(factory(seed))

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 from policy_support import (
+    at_decision,
     consistent_with_act,
     independent_of_real_cards,
     live_holdings,
@@ -15,7 +16,7 @@ from policy_support import (
 )
 
 from agent.heuristic import HeuristicAgent
-from simulator import GameConfig, PolicyBot, PolicyError
+from simulator import GameConfig, HoldemError, PolicyBot, PolicyError
 from simulator.play.baseline import CallBot, RandomBot
 
 LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=400)
@@ -40,12 +41,13 @@ def stealer(seed: int) -> HeuristicAgent:
 
 def test_it_is_a_policy_bot_and_refuses_bad_holdings() -> None:
     rec = recorded_decisions(agent, [RandomBot(seed=2)], LIMIT, 6, seed=1)
-    bot = rec.bot
-    assert isinstance(bot, PolicyBot) and not isinstance(CallBot(), HeuristicAgent)
-    for _, obs in rec.decisions:
+    assert isinstance(rec.bot, PolicyBot) and not isinstance(CallBot(), HeuristicAgent)
+    for i in range(len(rec.decisions)):
+        bot, obs = at_decision(agent, rec, i)
         empty = bot.policy(obs, [])
         assert empty.probabilities.shape == (0, len(empty.actions)) and empty.actions
-    _, obs = next((c, o) for c, o in rec.decisions if o.board)
+    i = next(i for i, (_, o) in enumerate(rec.decisions) if o.board)
+    bot, obs = at_decision(agent, rec, i)
     with pytest.raises(PolicyError, match="shares a card with the board"):
         bot.policy(obs, [(obs.board[0], 51 if obs.board[0] != 51 else 50)])
     for bad in [(3, 3), (0, 52), (-1, 4), ("As", "Kd")]:
@@ -54,6 +56,18 @@ def test_it_is_a_policy_bot_and_refuses_bad_holdings() -> None:
     rows = bot.policy(obs, live_holdings(obs))
     rows.check(obs.legal)
     assert rows.probabilities.shape[0] == len(live_holdings(obs))
+
+
+def test_an_observation_of_another_hand_is_refused() -> None:
+    """The modeller's pictures are of the hand being played: an earlier hand's observation
+    would be read against this hand's board, so it is refused, naming both hands."""
+    rec = recorded_decisions(agent, [RandomBot(seed=2)], LIMIT, 6, seed=1)
+    _, obs = rec.decisions[0]
+    last = rec.decisions[-1][1].hand_number
+    assert obs.hand_number != last
+    with pytest.raises(HoldemError, match=f"hand {obs.hand_number}, but the hand in progress "
+                                          f"is {last}"):
+        rec.bot.policy(obs, live_holdings(obs))
 
 
 @pytest.mark.parametrize("factory", [agent, value_raiser, stealer],
@@ -81,8 +95,9 @@ def test_act_draws_from_its_row() -> None:
     rec = recorded_decisions(agent, [RandomBot(fold=0.0, call=0.5, raise_=0.5, seed=7)],
                              LIMIT, 8, seed=3)
     mixed = []
-    for i, (_, obs) in enumerate(rec.decisions):
-        row = rec.bot.policy(obs, [tuple(obs.hole_cards)]).probabilities[0]
+    for i in range(len(rec.decisions)):
+        bot, obs = at_decision(agent, rec, i)
+        row = bot.policy(obs, [tuple(obs.hole_cards)]).probabilities[0]
         if np.sort(row)[-2] > 0.15:
             mixed.append(i)
     assert mixed, "no decision with a mixed row to test"
@@ -96,9 +111,10 @@ def test_act_draws_from_its_row() -> None:
 
 def test_a_holding_sharing_our_card_is_answered() -> None:
     rec = recorded_decisions(agent, [RandomBot(seed=4)], LIMIT, 4, seed=2)
-    _, obs = next((c, o) for c, o in rec.decisions if o.board)
+    bot, obs = at_decision(agent, rec, next(i for i, (_, o) in enumerate(rec.decisions)
+                                            if o.board))
     ours = tuple(obs.hole_cards)
     other = next(c for c in range(52) if c not in obs.board and c not in ours)
-    rows = rec.bot.policy(obs, [(ours[0], other), ours])
+    rows = bot.policy(obs, [(ours[0], other), ours])
     rows.check(obs.legal)
     assert rows.probabilities.shape == (2, len(rows.actions))

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from policy_rivals import RIVALS, random_opponents
 from policy_support import (
+    at_decision,
     consistent_with_act,
     independent_of_real_cards,
     live_holdings,
@@ -23,14 +24,14 @@ NOLIMIT = GameConfig(variant="nolimit", blinds=(1, 2), stack=200)
 def test_rows_are_well_formed_and_bad_holdings_refused(name: str) -> None:
     rec = recorded_decisions(RIVALS[name], random_opponents(2), LIMIT, 6, seed=1)
     assert isinstance(rec.bot, PolicyBot)
-    for _, obs in rec.decisions:
-        rows = rec.bot.policy(obs, live_holdings(obs))
+    for i in range(len(rec.decisions)):
+        bot, obs = at_decision(RIVALS[name], rec, i)
+        rows = bot.policy(obs, live_holdings(obs))
         rows.check(obs.legal)
-        empty = rec.bot.policy(obs, [])
+        empty = bot.policy(obs, [])
         assert empty.probabilities.shape == (0, len(empty.actions))
-    _, obs = rec.decisions[-1]
     with pytest.raises(PolicyError, match="bad holding"):
-        rec.bot.policy(obs, [(7, 7)])
+        bot.policy(obs, [(7, 7)])
 
 
 @pytest.mark.parametrize("name", sorted(RIVALS))
@@ -49,9 +50,11 @@ def test_rows_do_not_depend_on_the_real_cards(name: str) -> None:
 @pytest.mark.parametrize("name", ["rock", "maniac", "exploiter", "loki"])
 def test_act_draws_from_its_row(name: str) -> None:
     rec = recorded_decisions(RIVALS[name], random_opponents(2), LIMIT, 30, seed=3)
-    mixed = [i for i, (_, obs) in enumerate(rec.decisions)
-             if np.sort(rec.bot.policy(obs, [tuple(obs.hole_cards)]).probabilities[0])[-2]
-             > 0.15]
+    def second_largest(i: int) -> float:
+        bot, obs = at_decision(RIVALS[name], rec, i)
+        return float(np.sort(bot.policy(obs, [tuple(obs.hole_cards)]).probabilities[0])[-2])
+
+    mixed = [i for i in range(len(rec.decisions)) if second_largest(i) > 0.15]
     if not mixed:
         pytest.skip(f"{name} made no mixed decision in this match")
 

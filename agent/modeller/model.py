@@ -74,6 +74,7 @@ from simulator import (
     GameConfig,
     HandEnded,
     HandStarted,
+    Observation,
     Showdown,
     Street,
 )
@@ -120,6 +121,7 @@ class OpponentModeller:
         self._context: BotContext | None = None
         self._path: list[HandModel] = []  # the hand after 0, 1, 2, ... of its actions
         self._records: list[ActionRecord] = []
+        self._hand_number: int | None = None  # the hand _path pictures
         self._changed = False
         self._loaded_game: tuple[GameConfig, int] | None = None
         self.frozen = False  # freeze(): the hand's weights move, the learned model does not
@@ -169,6 +171,7 @@ class OpponentModeller:
         self._path = [HandModel.start(self._context.game, event, self._context.seat,
                                       self.params.size_edges)]
         self._records = []
+        self._hand_number = event.hand_number
 
     def _action(self, event: ActionTaken) -> None:
         hand = self._hand
@@ -310,6 +313,16 @@ class OpponentModeller:
         saw: they are stepped through from the last real picture they share, with the
         frequencies known now, and nothing learned. Nothing real changes."""
         return self.path_at(history, board, street)[-1]
+
+    def path_of(self, obs: Observation) -> list[HandModel]:
+        """:meth:`path_at` for an observation of the hand in progress. One of another hand
+        is refused: the pictures are this hand's, so its actions would be read against this
+        hand's board and blinds."""
+        if obs.hand_number != self._hand_number:
+            raise ModellerError(f"an observation of hand {obs.hand_number}, but the hand in "
+                                f"progress is {self._hand_number}: a bot answers for the "
+                                f"hand it is playing")
+        return self.path_at(obs.history, obs.board, obs.street)
 
     def path_at(self, history: Sequence[ActionRecord], board: Sequence[int],
                 street: Street | None = None) -> list[HandModel]:

@@ -365,7 +365,7 @@ class LokiBot(BaseBot):
                holdings: Sequence[tuple[int, int]]) -> Policy:
         """Each holding's chance of each action at ``observation`` (see the class doc)."""
         indices = holding_indices(holdings, observation.board)
-        path = self.modeller.path_at(observation.history, observation.board, observation.street)
+        path = self.modeller.path_of(observation)
         if observation.street is Street.PREFLOP:
             pre = preflop_rows(observation, path, self.expert, NO_DEFENCE, indices)
             return Policy(pre.actions, pre.probabilities)
@@ -383,7 +383,7 @@ class LokiBot(BaseBot):
     def _played(self, observation: Observation) -> tuple[PreflopRows | LokiRows, Action]:
         """Our own holding's rows and the action drawn from them."""
         if observation.street is Street.PREFLOP:
-            path = self.modeller.path_at(observation.history, observation.board)
+            path = self.modeller.path_of(observation)
             pre = preflop_rows(observation, path, self.expert, NO_DEFENCE, self._own(observation))
             return pre, pre.actions[draw_index(pre.probabilities[0], self.rng)]
         rows, decision = self._decide(observation)
@@ -394,7 +394,7 @@ class LokiBot(BaseBot):
         return self._decide(obs)[1]
 
     def _decide(self, obs: Observation) -> tuple[LokiRows, LokiDecision]:
-        path = self.modeller.path_at(obs.history, obs.board, obs.street)
+        path = self.modeller.path_of(obs)
         rows = self.rows(obs, path, self._own(obs))
         chances = np.array([p[0] for _, _, p in rows.rules])
         chosen = int(self.rng.choice(len(chances), p=chances / chances.sum()))

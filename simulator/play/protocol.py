@@ -20,8 +20,10 @@ bot's behavioural strategy given the public history (its own earlier actions inc
 what it has learned: its own earlier random draws are averaged out, never read, and card
 removal is the holding's, never the real cards'. Asking changes nothing: the bot's later
 actions, draws, model and files are as if it had never been asked, and the observation may
-describe a state the hand never reached (actions that were not taken). ``act`` draws its
-action from the row of its own holding.
+describe a state the hand never reached (actions that were not taken). The observation is
+one of the hand being played: a bot that keeps a picture of that hand may refuse another
+hand's observation with a ``HoldemError``. ``act`` draws its action from the row of its own
+holding.
 
 **Learning.** A bot whose play changes with what it has seen across hands (an opponent
 model) may implement ``freeze()`` (:class:`LearningBot`): called once, before ``start``, it
