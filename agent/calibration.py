@@ -32,14 +32,17 @@ player, how often does an estimate like ours win", the question a river call ask
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent.modeller.hand import HandModel
-from agent.trust import ShowdownWindow
+from agent.strength.range_strength import range_strength
+from agent.trust import RangeTrust, ShowdownWindow, mixed
 from simulator import ActionKind, Street
+from simulator.core.cards import HOLDING_INDEX
 
 EDGE = 0.005  # HS is clipped to [EDGE, 1 - EDGE] before its logit
 NEWTON_STEPS = 8
@@ -96,6 +99,26 @@ class ShowdownCalibration:
         seen = self._seen.setdefault(name, ShowdownWindow())
         seen.add(float(logit(hs)), outcome)
         self._fit[name] = fit(*seen.arrays(), self.prior_weight)
+
+    def learn(self, hand: HandModel, shown: Mapping[int, tuple[int, int]],
+              weights_of: Callable[[int], np.ndarray], trust: RangeTrust) -> None:
+        """At a river showdown we took part in: our HS against each shown opponent's range
+        as we saw it (mixed by the trust we had), beside the outcome against the holding it
+        showed."""
+        ours = shown.get(hand.us)
+        board = hand.board
+        if ours is None or len(board) != 5:
+            return
+        hole = int(HOLDING_INDEX[ours[0], ours[1]])
+        for seat, cards in shown.items():
+            if seat == hand.us:
+                continue
+            weights = mixed(weights_of(seat), trust.of(hand, seat))
+            hs = float(range_strength(board, [weights], [hole]).ehs[0])
+            theirs = np.zeros_like(weights)
+            theirs[HOLDING_INDEX[cards[0], cards[1]]] = 1.0
+            outcome = float(range_strength(board, [theirs], [hole]).ehs[0])
+            self.add(situation(hand, seat), hs, outcome)
 
     def coefficients(self, name: str) -> tuple[float, float]:
         return self._fit.get(name, (0.0, 1.0))

@@ -23,7 +23,7 @@ it relaxes (:func:`outcome_cap`), since calls that lose say the bets were not bl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,6 +66,16 @@ class FoldCap:
     reach: Callable[[], np.ndarray]
 
 
+@dataclass(frozen=True)
+class CappedCall:
+    """A call the cap made: against whom, the chance that the cap made it, and our chips in
+    the pot before it."""
+
+    bettor: str
+    share: float
+    chips_before: int
+
+
 class CallOutcomes:
     """Per opponent, what the calls the cap made against it earned over folding: from the
     call on to the hand's end, in big blinds (a fold there would have lost nothing more).
@@ -87,6 +97,12 @@ class CallOutcomes:
     def add(self, name: str, weight: float, earned: float) -> None:
         total, weights = self.sums.get(name, (0.0, 0.0))
         self.sums[name] = (total + weight * earned, weights + weight)
+
+    def learn(self, calls: Sequence[CappedCall], net: int, big_blind: int) -> None:
+        """Score a finished hand's capped calls: each earned the hand's ``net`` plus the
+        chips we had in before it, in big blinds (what it made over folding there)."""
+        for call in calls:
+            self.add(call.bettor, call.share, (net + call.chips_before) / big_blind)
 
     def mean(self, name: str) -> float:
         total, weights = self.sums.get(name, (0.0, 0.0))

@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from agent.calibration import ShowdownCalibration, situation
-from agent.fold_cap import CallOutcomes, FoldCap, outcome_cap
+from agent.calibration import ShowdownCalibration
+from agent.fold_cap import CallOutcomes, CappedCall, FoldCap, outcome_cap
 from agent.modeller import OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.params import AgentParams, identity, load_agent_params
@@ -44,10 +44,9 @@ from agent.postflop import PostflopRows, postflop_rows
 from agent.preflop.expert import PreflopExpert
 from agent.preflop_policy import PreflopRows, preflop_reach, preflop_rows, raise_answers
 from agent.selector import draw_index
-from agent.strength.range_strength import range_strength
 from agent.trace_records import decision_record, end_record
 from agent.traces import TraceWriter, trace_name
-from agent.trust import RangeTrust, mixed, on_bet_line, shown_likelihoods
+from agent.trust import RangeTrust
 from simulator import (
     Action,
     BaseBot,
@@ -94,9 +93,8 @@ class HeuristicAgent(BaseBot):
                                 self.params.trust.by_line)
         self.calibration = ShowdownCalibration(self.params.calibration.prior_weight)
         self.call_outcomes = CallOutcomes(self.params.fold_cap.prior_weight)
-        # this hand's calls the cap made: (bettor's name, the cap's share of the call,
-        # our chips in the pot before it)
-        self._capped_calls: list[tuple[str, float, int]] = []
+        # this hand's calls the cap made, scored when it ends
+        self._capped_calls: list[CappedCall] = []
         self.context: BotContext | None = None
         self._tracer: TraceWriter | None = None
         self._names: tuple[str, ...] = ()
@@ -138,61 +136,20 @@ class HeuristicAgent(BaseBot):
         if isinstance(event, HandStarted):
             self._names = event.names
             self._capped_calls = []
-        if isinstance(event, Showdown) and self.context is not None and not self._frozen:
+        if isinstance(event, Showdown) and self.context is not None and not self._frozen \
+                and self._names:
+            hand = self.modeller.hand()
             if self.params.calibration.enabled:
-                self._learn_calibration(event)
-            self._learn_trust(event)
+                self.calibration.learn(hand, event.shown, self.modeller.weights, self.trust)
+            self.trust.learn(hand, event.shown, self.modeller.weights)
         self.modeller.observe(event)
-        if isinstance(event, HandEnded):
+        if isinstance(event, HandEnded) and self.context is not None:
             if not self._frozen:
-                self._learn_call_outcomes(event)
+                self.call_outcomes.learn(self._capped_calls, event.net[self.context.seat],
+                                         max(self.context.game.blinds))
+            self._capped_calls = []
             if self._tracer is not None:
                 self._trace_end(event)
-
-    def _learn_call_outcomes(self, event: HandEnded) -> None:
-        """What each of this hand's capped calls earned over a fold at its decision."""
-        if self.context is None:
-            return
-        big_blind = max(self.context.game.blinds)
-        for name, weight, before in self._capped_calls:
-            earned = (event.net[self.context.seat] + before) / big_blind
-            self.call_outcomes.add(name, weight, earned)
-        self._capped_calls = []
-
-    def _learn_trust(self, event: Showdown) -> None:
-        """Score the weights each opponent had against the holding it showed."""
-        us = self.context.seat if self.context is not None else -1
-        hand = self.modeller.hand()
-        for seat, cards in event.shown.items():
-            if seat == us or not self._names:
-                continue
-            weights = self.modeller.weights(seat)
-            p_w, p_u = shown_likelihoods(weights, int(HOLDING_INDEX[cards[0], cards[1]]))
-            if p_u > 0:
-                self.trust.add(self._names[seat], p_w, p_u, on_bet_line(hand, seat))
-
-    def _trust_of(self, hand: HandModel, seat: int) -> float:
-        return self.trust.alpha(hand.names[seat], on_bet_line(hand, seat))
-
-    def _learn_calibration(self, event: Showdown) -> None:
-        """Our river HS against each shown opponent's range as we saw it (mixed by the trust
-        we had), beside the outcome against the holding it showed."""
-        us = self.context.seat if self.context is not None else -1
-        ours = event.shown.get(us)
-        hand = self.modeller.hand()
-        board = hand.board
-        if ours is None or len(board) != 5 or not self._names:
-            return
-        hole = int(HOLDING_INDEX[ours[0], ours[1]])
-        for seat, cards in event.shown.items():
-            if seat == us:
-                continue
-            weights = mixed(self.modeller.weights(seat), self._trust_of(hand, seat))
-            hs = float(range_strength(board, [weights], [hole]).ehs[0])
-            theirs = np.zeros_like(weights)
-            theirs[HOLDING_INDEX[cards[0], cards[1]]] = 1.0
-            outcome = float(range_strength(board, [theirs], [hole]).ehs[0])
-            self.calibration.add(situation(hand, seat), hs, outcome)
 
     def _trace_end(self, event: HandEnded) -> None:
         context = self.context
@@ -224,20 +181,11 @@ class HeuristicAgent(BaseBot):
         def reach() -> np.ndarray:
             return preflop_reach(obs, path, self.expert, self.params.defense, ALL_HOLDINGS,
                                  raise_answers(self.modeller))
-        return postflop_rows(obs, path[-1], self.modeller, self._trust_of, self.params,
+        return postflop_rows(obs, path[-1], self.modeller, self.trust.of, self.params,
                              holdings, self.calibration.win
                              if self.params.calibration.enabled else None,
                              FoldCap(self._fold_cap_of, reach)
                              if self.params.fold_cap.cap else None)
-
-    def _note_capped_call(self, obs: Observation, rows: PostflopRows, index: int) -> None:
-        """Keep a call the fold cap made, scored at the hand's end: it counts by the chance
-        that the cap made it (the fold's chance it moved, over the call's)."""
-        moved = rows.cap_moved
-        if moved is not None and moved[0] > 0 and rows.candidates[index].kind == "call":
-            self._capped_calls.append((self._names[obs.live_opponents[0]],
-                                       float(moved[0] / rows.probabilities[0, index]),
-                                       obs.contributions[obs.seat]))
 
     def _fold_cap_of(self, hand: HandModel, seat: int) -> float:
         params = self.params.fold_cap
@@ -264,8 +212,11 @@ class HeuristicAgent(BaseBot):
         rows = self.rows(observation, np.array([HOLDING_INDEX[hole[0], hole[1]]]))
         index = draw_index(rows.probabilities[0], self.rng)
         action = rows.actions[index]
-        if isinstance(rows, PostflopRows):
-            self._note_capped_call(observation, rows, index)
+        share = rows.cap_share(index) if isinstance(rows, PostflopRows) else 0.0
+        if share > 0:
+            self._capped_calls.append(CappedCall(self._names[observation.live_opponents[0]],
+                                                 share,
+                                                 observation.contributions[observation.seat]))
         if self._tracer is not None and self.context is not None:
             self._tracer.write(decision_record(self.context, observation, rows, action))
         return rows, action

@@ -65,6 +65,14 @@ class PostflopRows:
     def actions(self) -> tuple[Action, ...]:
         return tuple(c.action for c in self.candidates)
 
+    def cap_share(self, index: int) -> float:
+        """The chance that the fold cap made candidate ``index`` of the first holding's row
+        (the fold's chance it moved over the call's): 0 unless it is a call the cap moved."""
+        moved = self.cap_moved
+        if moved is None or moved[0] <= 0 or self.candidates[index].kind != "call":
+            return 0.0
+        return float(moved[0] / self.probabilities[0, index])
+
 
 def spot_of(obs: Observation, opponents: Sequence[int], betting: Betting) -> Spot:
     """What E needs of the decision (see :class:`agent.evaluation.Spot`)."""

@@ -53,6 +53,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numba
@@ -62,6 +63,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agent.modeller.hand import HandModel
 from agent.strength.numpy_sums import pairwise_sum
 from simulator import ActionKind
+from simulator.core.cards import HOLDING_INDEX
 
 EM_STEPS = 30
 WINDOW = 1000  # showdowns per opponent the fit runs over (see the module docstring)
@@ -137,6 +139,21 @@ class RangeTrust:
             if window is not None:
                 self._line_alpha[name, line] = float(_em(*window.arrays(), pooled,
                                                          self.prior_weight, EM_STEPS))
+
+    def learn(self, hand: HandModel, shown: Mapping[int, tuple[int, int]],
+              weights_of: Callable[[int], np.ndarray]) -> None:
+        """Score the weights each opponent had (``weights_of(seat)``) against the holding it
+        showed in ``hand``, on the line the hand ended on."""
+        for seat, cards in shown.items():
+            if seat == hand.us:
+                continue
+            p_w, p_u = shown_likelihoods(weights_of(seat), int(HOLDING_INDEX[cards[0], cards[1]]))
+            if p_u > 0:
+                self.add(hand.names[seat], p_w, p_u, on_bet_line(hand, seat))
+
+    def of(self, hand: HandModel, seat: int) -> float:
+        """The trust in ``seat``'s range at this point of ``hand`` (on the line it is on)."""
+        return self.alpha(hand.names[seat], on_bet_line(hand, seat))
 
     def alpha(self, name: str, bet: bool | None = None) -> float:
         """The trust in ``name``'s range on a line (``bet``), or over all its showdowns

@@ -18,7 +18,7 @@ from policy_support import (
     replayed,
 )
 
-from agent.fold_cap import fold_share, may_fold
+from agent.fold_cap import CappedCall, fold_share, may_fold
 from agent.heuristic import ALL_HOLDINGS, HeuristicAgent
 from agent.preflop_policy import preflop_reach, raise_answers
 from agent.rivals.rock import RockBot
@@ -158,7 +158,7 @@ def test_a_capped_call_is_scored_from_the_call_on() -> None:
     bot = recorded_decisions(capped_agent, [CallBot()], LIMIT, 2, seed=4).bot
     assert not bot.call_outcomes.sums  # a player who never bets: no capped call
     seat = bot.context.seat
-    bot._capped_calls = [("x", 0.5, 6), ("x", 1.0, 10)]
+    bot._capped_calls = [CappedCall("x", 0.5, 6), CappedCall("x", 1.0, 10)]
     net = tuple(-14 if s == seat else 14 for s in range(2))
     bot.observe(HandEnded(hand_number=3, net=net, stacks=(400, 400)))
     # (-14 + 6) / 2 = -4 big blinds at weight 0.5, (-14 + 10) / 2 = -2 at weight 1
