@@ -93,9 +93,10 @@ def default_preflop_values() -> np.ndarray:
 
 def _rows(actions: tuple[SeenAction, ...]) -> np.ndarray:
     """The chain of a hand as the store encodes it: (kind, size, position, seat, street)."""
-    rows = np.array([(KIND_INDEX[a.kind], a.size, a.position, a.seat, int(a.street))
-                     for a in actions], dtype=np.int64).reshape(-1, 5)
-    return np.ascontiguousarray(rows.T)
+    # numpy converts five lists of ints at half the cost of one list of 5-tuples
+    return np.array([[KIND_INDEX[a.kind] for a in actions], [a.size for a in actions],
+                     [a.position for a in actions], [a.seat for a in actions],
+                     [int(a.street) for a in actions]], dtype=np.int64)
 
 
 class OpponentModeller:
