@@ -354,9 +354,16 @@ def _key(board: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     return key
 
 
+@lru_cache(maxsize=256)
+def _as_dealt(board: tuple[int, ...]) -> BoardValues:
+    """The values of a board as its cards came (a modeller asks at every re-weighting),
+    without sorting and checking them again."""
+    return _cached(_key(board))
+
+
 def board_values(board: tuple[int, ...] | list[int]) -> BoardValues:
     """The shared values of a board (any card order), computed on first request and kept."""
-    return _cached(_key(board))
+    return _as_dealt(board if type(board) is tuple else tuple(board))
 
 
 def hand_strengths_of(board: tuple[int, ...] | list[int], holdings: list[int]) -> np.ndarray:
@@ -384,3 +391,4 @@ def ehs_prime_values(board: tuple[int, ...] | list[int]) -> np.ndarray:
 def clear_board_values() -> None:
     """Forget every kept vector (benchmarks time cold boards with it)."""
     _cached.cache_clear()
+    _as_dealt.cache_clear()
