@@ -327,8 +327,12 @@ class OpponentModeller:
     def _shared(self, history: Sequence[ActionRecord]) -> int:
         """How many actions ``history`` shares with the hand's real ones, from the start."""
         self._current()
-        shared = 0
         limit = min(len(history), len(self._records))
+        # a decision asks about the hand as it went: tuples compare the very same records by
+        # identity, without a dataclass comparison per record
+        if tuple(history[:limit]) == tuple(self._records[:limit]):
+            return limit
+        shared = 0
         while shared < limit and history[shared] == self._records[shared]:
             shared += 1
         return shared
