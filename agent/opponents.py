@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from agent.evaluation import OpponentTendency, Values
@@ -69,8 +70,22 @@ def facing_our_bet(frequencies: tuple[float, float, float], weak: Values) -> Opp
     ([0.2, 0.6], [0.6, 0.3])
     """
     fold, call, raise_ = frequencies
-    weak = np.asarray(weak, dtype=np.float64)
-    capped = fold > weak
+    shares = np.asarray(weak, dtype=np.float64)
+    out = np.empty((3, *shares.shape))
+    _facing(float(fold), float(call), float(raise_), shares.reshape(-1), out.reshape(3, -1))
+    return OpponentTendency(out[0], out[1], out[2])
+
+
+@numba.njit(cache=True, nogil=True)
+def _facing(fold: float, call: float, raise_: float, weak: np.ndarray, out: np.ndarray
+            ) -> None:
+    """:func:`facing_our_bet` into ``out`` (fold, call, raise rows): the numpy form
+    ``keep = where(fold > weak, (1 - weak) / (call + raise) or 0, 1)``, one holding at a time
+    with the same float operations, instead of seven array calls per opponent and answer."""
     rest = call + raise_
-    keep = np.where(capped, (1.0 - weak) / rest if rest > 0 else 0.0, 1.0)
-    return OpponentTendency(np.where(capped, weak, fold), call * keep, raise_ * keep)
+    for i in range(weak.shape[0]):
+        capped = fold > weak[i]
+        keep = ((1.0 - weak[i]) / rest if rest > 0 else 0.0) if capped else 1.0
+        out[0, i] = weak[i] if capped else fold
+        out[1, i] = call * keep
+        out[2, i] = raise_ * keep

@@ -161,11 +161,14 @@ def _steals(obs: Observation, answer: RaiseAnswer, raise_to: int, equity: np.nda
 
 def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
              hand: HandModel, strategies: tuple[str, ...], holdings: np.ndarray,
-             answers: RaiseAnswers | None = None) -> _Choices:
+             answers: RaiseAnswers | None = None, situation: Situation | None = None
+             ) -> _Choices:
     """Each strategy's action at the decision ``obs`` (``hand``: the modeller's picture
-    then), with the defence, the value raise and the steal for the holdings they pay for
-    (``answers``: the opponents' answers to a raise, asked only with ``defense.steal``)."""
-    situation = situation_of(hand.betting, obs.seat, expert.params.probability_play)
+    then, ``situation`` its situation when already read), with the defence, the value raise
+    and the steal for the holdings they pay for (``answers``: the opponents' answers to a
+    raise, asked only with ``defense.steal``)."""
+    if situation is None:
+        situation = situation_of(hand.betting, obs.seat, expert.params.probability_play)
     plain = tuple(expert.action_for(s, obs, situation) for s in strategies)
     none = np.zeros(len(holdings), dtype=bool)
     defend = defense.enabled and any(a.kind is ActionKind.FOLD for a in plain)
@@ -219,7 +222,9 @@ def _prior(obs: Observation, path: Sequence[HandModel], expert: PreflopExpert,
     table, strategies, thresholds = expert.candidates(situation)
     ir = expert.irs(table, holdings)
     _, chances = expert.chances(situation, ir)
-    fits = tuple(_choices(expert, defense, past[i], path[i], strategies, holdings, answers)
+    # our first decision's situation is the one just read
+    fits = tuple(_choices(expert, defense, past[i], path[i], strategies, holdings, answers,
+                          situation if i == first else None)
                  .fits(Action(obs.history[i].kind, obs.history[i].amount)) for i in ours)
     return _Prior(situation, table, strategies, thresholds, ir, chances, fits)
 
@@ -253,7 +258,9 @@ def preflop_rows(obs: Observation, path: Sequence[HandModel], expert: PreflopExp
         chances = np.where(explained[:, None], chances * fits, chances)
     total = chances.sum(axis=1, keepdims=True)
     chances = chances / np.where(total > 0, total, 1.0)
-    now = _choices(expert, defense, obs, path[-1], strategies, holdings, answers)
+    # at our first decision the prior's situation is the one now (read from path[-1] too)
+    now = _choices(expert, defense, obs, path[-1], strategies, holdings, answers,
+                   None if prior.fits else situation)
     actions = now.actions()
     probabilities = now.rows(chances, actions)
     return PreflopRows(situation, table, thresholds, ir, strategies, chances, now.equity,

@@ -167,20 +167,15 @@ class PreflopExpert:
         (('make0', 'make1', 'make2', 'make4'), [0.0, 0.0, 1.0, 0.0])
         """
         _, names, thresholds = self.candidates(situation)
-        irs = np.asarray(irs, dtype=np.float64).reshape(-1, 1)
+        levels = tuple(thresholds[name] for name in names[1:])
         width = float(self.params.randomization)
-        # strategy i qualifies once u >= t_i - IR; the chosen one is the last that qualifies
-        cuts = np.array([thresholds[name] for name in names[1:]], dtype=np.float64) - irs
-        if not width:
-            return names, _one_hot(_last_qualifying(cuts, np.zeros((len(irs), 1))), len(names))
-        edges = np.sort(np.concatenate([np.full((len(irs), 1), -width),
-                                        np.clip(cuts, -width, width),
-                                        np.full((len(irs), 1), width)], axis=1), axis=1)
-        spans = np.diff(edges, axis=1) / (2 * width)  # (n, pieces): each piece's chance
-        chosen = _last_qualifying(cuts, (edges[:, :-1] + edges[:, 1:]) / 2)
-        out = np.zeros((len(irs), len(names)))
-        np.add.at(out, (np.arange(len(irs))[:, None].repeat(spans.shape[1], 1), chosen), spans)
-        return names, out
+        irs = np.asarray(irs, dtype=np.float64).reshape(-1)
+        if len(irs) > _FEW_IRS:
+            return names, _strategy_chances(levels, irs, width)
+        # a decision asks about its own holding: the few situations and income rates a bot
+        # meets come back from the memo instead of a dozen numpy calls each
+        rows = [_chance_row(levels, ir, width) for ir in irs.tolist()]
+        return names, np.array(rows, dtype=np.float64).reshape(len(irs), len(names))
 
     def plan(self, obs: Observation, situation: Situation, rng: np.random.Generator
              ) -> PreflopPlan:
@@ -260,6 +255,35 @@ class PreflopExpert:
         if strategy == "make4" and committed > nl.allin_fraction * start:
             size = high
         return int(min(max(round(size), low), high))
+
+
+_FEW_IRS = 8
+"""Up to this many income rates, :meth:`PreflopExpert.chances` reads each row from the memo."""
+
+
+def _strategy_chances(levels: tuple[int, ...], irs: np.ndarray, width: float) -> np.ndarray:
+    """:meth:`PreflopExpert.chances` of the income rates ``irs`` (n,), with the thresholds
+    ``levels`` of every strategy but Make0 and the noise half-width ``width``. Each row is
+    computed on its own, so a row alone is the very row it is in a batch."""
+    irs = irs.reshape(-1, 1)
+    # strategy i qualifies once u >= t_i - IR; the chosen one is the last that qualifies
+    cuts = np.array(levels, dtype=np.float64) - irs
+    if not width:
+        return _one_hot(_last_qualifying(cuts, np.zeros((len(irs), 1))), len(levels) + 1)
+    edges = np.sort(np.concatenate([np.full((len(irs), 1), -width),
+                                    np.clip(cuts, -width, width),
+                                    np.full((len(irs), 1), width)], axis=1), axis=1)
+    spans = np.diff(edges, axis=1) / (2 * width)  # (n, pieces): each piece's chance
+    chosen = _last_qualifying(cuts, (edges[:, :-1] + edges[:, 1:]) / 2)
+    out = np.zeros((len(irs), len(levels) + 1))
+    np.add.at(out, (np.arange(len(irs))[:, None].repeat(spans.shape[1], 1), chosen), spans)
+    return out
+
+
+@functools.lru_cache(maxsize=8192)  # a few hundred bytes an entry
+def _chance_row(levels: tuple[int, ...], ir: float, width: float) -> tuple[float, ...]:
+    """One income rate's row of :func:`_strategy_chances`, kept."""
+    return tuple(_strategy_chances(levels, np.array([ir]), width)[0].tolist())
 
 
 def _last_qualifying(cuts: np.ndarray, u: np.ndarray) -> np.ndarray:

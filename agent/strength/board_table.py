@@ -229,6 +229,12 @@ class BoardTable:
         self.board: tuple[int, ...] = board
         self._ranks = board_ranks(board)
         self.ranks: np.ndarray = self._ranks.ranks
+        # the holdings the board leaves, and the uniform range over them: a decision reads
+        # them several times
+        self.live: np.ndarray = self.ranks > 0
+        self.live.setflags(write=False)
+        self.uniform: np.ndarray = self.live.astype(np.float64)
+        self.uniform.setflags(write=False)
 
     def __repr__(self) -> str:
         return f"BoardTable({format_cards(self.board)!r})"

@@ -42,7 +42,6 @@ from agent.strength.errors import RangeError
 from agent.strength.sweeps import FEW, now_few, now_sums, potential_sums, top_sums
 from simulator.core.board_ranks import HOLD_A, HOLD_B, board_ranks
 from simulator.core.cards import NUM_HOLDINGS
-from simulator.core.ratios import ratio
 
 
 @dataclass(frozen=True)
@@ -75,54 +74,86 @@ def range_strength(board: Sequence[int], weights: np.ndarray | Sequence[np.ndarr
     """Strength of each holding (indices) against one weight array per live opponent."""
     table = board_table(board)
     ranks = table.ranks
-    w = np.where(ranks > 0, _weights(weights), 0.0)
+    w = np.where(table.live, _weights(weights), 0.0)
     asked = np.asarray(holdings, dtype=np.int64).reshape(-1)
-    uniform = (ranks > 0).astype(np.float64)
     k, n = w.shape[0], asked.shape[0]
     sums = np.empty((k, 3, n))
-    empty = np.zeros((k, n), dtype=bool)
     for j in range(k):
         sums[j] = now_sums(ranks, w[j], asked)
-        empty[j] = sums[j].sum(axis=0) <= 0
-        if empty[j].any():  # every holding of that range ruled out: a uniform range instead
-            sums[j][:, empty[j]] = now_sums(ranks, uniform, asked[empty[j]])
-    ahead, tied, behind = sums[:, 0], sums[:, 1], sums[:, 2]
-    mass = ahead + tied + behind
-    hs = ratio(ahead + tied / 2, mass).T
-    hs_n = np.prod(hs, axis=1)
+    # a range's sums are 0 only where every one of its holdings is ruled out, in any order
+    empty = sums.sum(axis=1) <= 0
+    if empty.any():  # every holding of that range ruled out: a uniform range instead
+        for j in np.flatnonzero(empty.any(axis=1)).tolist():
+            sums[j][:, empty[j]] = now_sums(ranks, table.uniform, asked[empty[j]])
     look = min(lookahead, table.cards_to_come)
     ppot = npot = np.zeros(n)
     if look:
-        ppot, npot = _potentials(table, w, uniform, asked, sums, empty, look)
-    ehs = hs_n * (1 - npot) + (1 - hs_n) * ppot
-    return RangeStrength(asked, hs, hs_n, ppot, npot, ehs, hs_n + (1 - hs_n) * ppot, sums)
+        ppot, npot = _potentials(table, w, asked, sums, empty, look)
+    hs = np.empty((n, k))
+    parts = np.empty((3, n))
+    _strengths(sums, ppot, npot, hs, parts)
+    hs_n, ehs, ehs_optimistic = parts
+    return RangeStrength(asked, hs, hs_n, ppot, npot, ehs, ehs_optimistic, sums)
 
 
-def _potentials(table: BoardTable, w: np.ndarray, uniform: np.ndarray, asked: np.ndarray,
-                sums: np.ndarray, empty: np.ndarray, look: int
-                ) -> tuple[np.ndarray, np.ndarray]:
+@numba.njit(cache=True, nogil=True)
+def _strengths(sums: np.ndarray, ppot: np.ndarray, npot: np.ndarray, hs: np.ndarray,
+               parts: np.ndarray) -> None:
+    """``hs`` (n, k) and ``parts`` (HS_n, EHS, EHS') from the sums now and the potentials:
+    the numpy expressions they replaced (``ratio(ahead + tied / 2, mass)``, their product
+    over the opponents in order, the EHS formulas), one holding at a time with the same float
+    operations in the same order, without a dozen array calls per decision."""
+    for i in range(sums.shape[2]):
+        hs_n = 1.0  # times the first HS is that HS exactly, as numpy's product starts
+        for j in range(sums.shape[0]):
+            ahead, tied, behind = sums[j, 0, i], sums[j, 1, i], sums[j, 2, i]
+            mass = ahead + tied + behind
+            hs[i, j] = (ahead + tied / 2) / mass if mass > 0 else 0.0
+            hs_n = hs_n * hs[i, j]
+        parts[0, i] = hs_n
+        parts[1, i] = hs_n * (1 - npot[i]) + (1 - hs_n) * ppot[i]
+        parts[2, i] = hs_n + (1 - hs_n) * ppot[i]
+
+
+def _potentials(table: BoardTable, w: np.ndarray, asked: np.ndarray, sums: np.ndarray,
+                empty: np.ndarray, look: int) -> tuple[np.ndarray, np.ndarray]:
     ranks = table.ranks
     fin = table.future(look)[1]
     # a sweep over every holding walks each runout in rank order; a few holdings do not
     orders = board_ranks(table.board).orders(look) if asked.shape[0] > FEW else None
-    k = w.shape[0]
-    field = np.zeros((4, asked.shape[0]))
-    marginals = np.zeros((3, asked.shape[0]))
     every = potential_sums(ranks, fin, w, asked, orders)
-    for j in range(k):
-        mass = sums[j].sum(axis=0)
-        scale = ratio(np.ones_like(mass), k * mass)
-        own = every[j]
-        if empty[j].any():
-            own[:, empty[j]] = potential_sums(ranks, fin, uniform, asked[empty[j]], orders)
-        field += own * scale
-        marginals += sums[j] * scale
-    ahead, tied, behind = marginals
-    m = comb(52 - len(table.board) - 4, look)
-    ppot = ratio((field[0] + field[1]) / 2, m * (behind + tied / 2))
-    npot = ratio((field[2] + field[3] + field[0] + field[1] - m * (2 * behind + tied)) / 2,
-                  m * (ahead + tied / 2))
-    return ppot, npot
+    for j in np.flatnonzero(empty.any(axis=1)).tolist():
+        every[j][:, empty[j]] = potential_sums(ranks, fin, table.uniform, asked[empty[j]],
+                                               orders)
+    out = np.empty((2, asked.shape[0]))
+    _field_potentials(sums, every, comb(52 - len(table.board) - 4, look), out)
+    return out[0], out[1]
+
+
+@numba.njit(cache=True, nogil=True)
+def _field_potentials(sums: np.ndarray, every: np.ndarray, m: int, out: np.ndarray) -> None:
+    """PPOT and NPOT (``out`` rows) against the field from each opponent's sums now
+    (``sums``, (k, 3, n)) and over the runouts (``every``, (k, 4, n)), each opponent scaled by
+    ``1 / (k * mass)``: the numpy expressions they replaced, one holding at a time with the
+    same float operations in the same order (opponents added in turn from 0)."""
+    k = sums.shape[0]
+    for i in range(sums.shape[2]):
+        f0 = f1 = f2 = f3 = 0.0
+        ahead = tied = behind = 0.0
+        for j in range(k):
+            mass = sums[j, 0, i] + sums[j, 1, i] + sums[j, 2, i]
+            scale = 1.0 / (k * mass) if k * mass > 0 else 0.0
+            f0 += every[j, 0, i] * scale
+            f1 += every[j, 1, i] * scale
+            f2 += every[j, 2, i] * scale
+            f3 += every[j, 3, i] * scale
+            ahead += sums[j, 0, i] * scale
+            tied += sums[j, 1, i] * scale
+            behind += sums[j, 2, i] * scale
+        den = m * (behind + tied / 2)
+        out[0, i] = (f0 + f1) / 2 / den if den > 0 else 0.0
+        den = m * (ahead + tied / 2)
+        out[1, i] = (f2 + f3 + f0 + f1 - m * (2 * behind + tied)) / 2 / den if den > 0 else 0.0
 
 
 def hs_against_tops(board: Sequence[int], weights: np.ndarray, by_value: np.ndarray,
@@ -134,7 +165,7 @@ def hs_against_tops(board: Sequence[int], weights: np.ndarray, by_value: np.ndar
     (1 - trust) * keep * weights``. Shape (n,)."""
     table = board_table(board)
     ranks = table.ranks
-    w = np.where(ranks > 0, _weights(weights), 0.0)
+    w = np.where(table.live, _weights(weights), 0.0)
     asked = strength.holdings
     hs = np.ones(asked.shape[0])
     for j in range(w.shape[0]):

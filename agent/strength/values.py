@@ -123,23 +123,33 @@ def _leading_zeros_typing(typingctx, x):  # type: ignore[no-untyped-def]
 _leading_zeros = cast(_IntOp, intrinsic(_leading_zeros_typing))
 
 
-# Columns of the per-holding layout (``_layout``), one 64-byte row per holding.
-_BIT, _LT, _LE, _SPAN, _CARDS = 0, 2, 4, 6, 7
+# The per-position layout (``_layout``): two words per place in the current-rank order, 16
+# bytes where a holding once took 64, so that the walk's working set stays in the L1 cache.
+# _SPAN: ``start | end << 16``, the span of the place's tie group in that order.
+# _CARDS: 6-bit fields, its low card, its high card, then per card (low, high) among the
+# holdings holding that card (at most 51, numbered in the current-rank order, so that a set
+# of them is one 64-bit word): those strictly better now, those better or tied, and its own
+# number.
+_SPAN, _CARDS = 0, 1
+_A, _B, _LT, _LE, _OWN = 0, 6, 12, 24, 36
+
+
+@numba.njit(cache=True, nogil=True)
+def _field(word: int, shift: int) -> int:
+    return (word >> shift) & 63
+
+
+@numba.njit(cache=True, nogil=True)
+def _below(count: int) -> int:
+    """The set of the first ``count`` holdings of a card."""
+    return ~(-1 << count)
 
 
 @numba.njit(cache=True, nogil=True)
 def _layout(now: np.ndarray, order: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
             info: np.ndarray) -> None:
-    """Per live holding h, what the PPOT walk needs of it, in ``info[h]``:
-
-    * ``_SPAN``: ``start | end << 16 | position << 32``, h's place in the current-rank
-      order ``order`` and the span of its tie group there;
-    * ``_CARDS``: ``a | b << 8``, its cards;
-    * per card j (0: the low card, 1: the high one), among the holdings holding that card (at
-      most 51, numbered in the current-rank order, so a set of them is one 64-bit word):
-      ``_BIT + j`` h's own bit, ``_LT + j`` the set of those strictly better than h now,
-      ``_LE + j`` those better or tied.
-    """
+    """Per place p of the current-rank order ``order``, what the PPOT walk needs of its
+    holding, in ``info[p]`` (see ``_SPAN`` and ``_CARDS``)."""
     placed = np.zeros(52, dtype=np.int64)
     n = order.shape[0]
     start = 0
@@ -148,22 +158,18 @@ def _layout(now: np.ndarray, order: np.ndarray, hold_a: np.ndarray, hold_b: np.n
         while end < n and now[order[end]] == now[order[start]]:
             end += 1
         for i in range(start, end):
-            h = order[i]
-            a, b = hold_a[h], hold_b[h]
-            info[h, _SPAN] = start | (end << 16) | (i << 32)
-            info[h, _CARDS] = a | (b << 8)
-            info[h, _LT] = ~(np.int64(-1) << placed[a])
-            info[h, _LT + 1] = ~(np.int64(-1) << placed[b])
+            a, b = hold_a[order[i]], hold_b[order[i]]
+            info[i, _SPAN] = start | (end << 16)
+            info[i, _CARDS] = (a << _A) | (b << _B) | (placed[a] << _LT) | (
+                placed[b] << (_LT + 6))
         for i in range(start, end):
-            h = order[i]
-            info[h, _BIT] = np.int64(1) << placed[hold_a[h]]
-            info[h, _BIT + 1] = np.int64(1) << placed[hold_b[h]]
-            placed[hold_a[h]] += 1
-            placed[hold_b[h]] += 1
+            a, b = hold_a[order[i]], hold_b[order[i]]
+            info[i, _CARDS] |= (placed[a] << _OWN) | (placed[b] << (_OWN + 6))
+            placed[a] += 1
+            placed[b] += 1
         for i in range(start, end):
-            h = order[i]
-            info[h, _LE] = ~(np.int64(-1) << placed[hold_a[h]])
-            info[h, _LE + 1] = ~(np.int64(-1) << placed[hold_b[h]])
+            a, b = hold_a[order[i]], hold_b[order[i]]
+            info[i, _CARDS] |= (placed[a] << _LE) | (placed[b] << (_LE + 6))
         start = end
 
 
@@ -180,34 +186,34 @@ def _ppot_numerators(fin: np.ndarray, order: np.ndarray, info: np.ndarray,
 
     Per next card, walk the live holdings from the worst final rank to the best, one tie
     group of final ranks at a time, keeping the holdings passed (final rank worse) as bits at
-    their positions in the current-rank order. ``#{o: now_o <= now_h, final_o > final_h}``
+    their places in the current-rank order. ``#{o: now_o <= now_h, final_o > final_h}``
     is then the number of bits below the end of h's current tie group, and ``#{o: now_o <
     now_h, final_o >= final_h}`` (after adding h's group) the number below its start; the
     opponents that share a card with h come off by one popcount per card, of the passed
     holdings holding that card within the set that ``_layout`` gives. h itself is never
     counted: it is neither strictly better nor strictly worse than itself, and the only
     holding with both its cards. The final ranks present are found through a bit set of
-    rank values, with the holdings of each rank chained in a list.
+    rank values, with the places of each rank chained in a list. Everything is kept by place,
+    in small integers, so that the walk's working set stays in the L1 cache.
     """
     n = order.shape[0]
     words = (n >> 6) + 1
-    bits = np.zeros(words, dtype=np.int64)  # the passed holdings, by current-rank position
+    bits = np.zeros(words, dtype=np.int64)  # the passed places
     per_word = np.zeros(words, dtype=np.int64)
-    below = np.zeros(words, dtype=np.int64)  # passed holdings in the words before each
+    below = np.zeros(words, dtype=np.int64)  # passed places in the words before each
     passed = np.zeros(52, dtype=np.int64)  # per card, the passed holdings holding it
-    head = np.full(WORST_RANK + 1, -1, dtype=np.int64)  # per final rank, a chain of holdings
-    chain = np.empty(NUM_HOLDINGS, dtype=np.int64)
+    head = np.full(WORST_RANK + 1, -1, dtype=np.int16)  # per final rank, a chain of places
+    chain = np.empty(n, dtype=np.int16)
     present = np.zeros((WORST_RANK >> 6) + 1, dtype=np.int64)
     group = np.empty(n, dtype=np.int64)
-    twice = np.zeros(out.shape[0], dtype=np.int64)
+    twice = np.zeros(n, dtype=np.int32)  # by place
     for r in range(fin.shape[0]):
         row = fin[r]
-        for i in range(n):
-            h = order[i]
-            y = row[h]
+        for p in range(n):
+            y = row[order[p]]
             if y > 0:
-                chain[h] = head[y]
-                head[y] = h
+                chain[p] = head[y]
+                head[y] = p
                 present[y >> 6] |= np.int64(1) << (y & 63)
         bits[:] = 0
         per_word[:] = 0
@@ -220,29 +226,29 @@ def _ppot_numerators(fin: np.ndarray, order: np.ndarray, info: np.ndarray,
                 word &= ~(np.int64(1) << top)
                 y = (w << 6) + top
                 g = 0
-                h = head[y]
+                p = int(head[y])
                 head[y] = -1
-                while h >= 0:
-                    group[g] = h
+                while p >= 0:
+                    group[g] = p
                     g += 1
-                    h = chain[h]
+                    p = int(chain[p])
                 # Opponents better or tied now with a final rank strictly worse than ours.
                 for i in range(g):
-                    h = group[i]
-                    cards = info[h, _CARDS]
-                    twice[h] += (_passed_before(bits, below, (info[h, _SPAN] >> 16) & 0xFFFF)
-                                 - _popcount(passed[cards & 0xFF] & info[h, _LE])
-                                 - _popcount(passed[cards >> 8] & info[h, _LE + 1]))
+                    p = group[i]
+                    c = info[p, _CARDS]
+                    twice[p] += (_passed_before(bits, below, info[p, _SPAN] >> 16)
+                                 - _popcount(passed[_field(c, _A)] & _below(_field(c, _LE)))
+                                 - _popcount(passed[_field(c, _B)]
+                                             & _below(_field(c, _LE + 6))))
                 low = words
                 for i in range(g):
-                    h = group[i]
-                    cards = info[h, _CARDS]
-                    p = info[h, _SPAN] >> 32
+                    p = group[i]
+                    c = info[p, _CARDS]
                     bits[p >> 6] |= np.int64(1) << (p & 63)
                     per_word[p >> 6] += 1
                     low = min(low, p >> 6)
-                    passed[cards & 0xFF] |= info[h, _BIT]
-                    passed[cards >> 8] |= info[h, _BIT + 1]
+                    passed[_field(c, _A)] |= np.int64(1) << _field(c, _OWN)
+                    passed[_field(c, _B)] |= np.int64(1) << _field(c, _OWN + 6)
                 # only the words after the lowest one the group entered have more below them
                 total = below[low] + per_word[low]
                 for j in range(low + 1, words):
@@ -250,14 +256,15 @@ def _ppot_numerators(fin: np.ndarray, order: np.ndarray, info: np.ndarray,
                     total += per_word[j]
                 # Opponents strictly better now with a final rank no better than ours.
                 for i in range(g):
-                    h = group[i]
-                    cards = info[h, _CARDS]
-                    twice[h] += (_passed_before(bits, below, info[h, _SPAN] & 0xFFFF)
-                                 - _popcount(passed[cards & 0xFF] & info[h, _LT])
-                                 - _popcount(passed[cards >> 8] & info[h, _LT + 1]))
+                    p = group[i]
+                    c = info[p, _CARDS]
+                    twice[p] += (_passed_before(bits, below, info[p, _SPAN] & 0xFFFF)
+                                 - _popcount(passed[_field(c, _A)] & _below(_field(c, _LT)))
+                                 - _popcount(passed[_field(c, _B)]
+                                             & _below(_field(c, _LT + 6))))
             present[w] = 0
-    for h in range(out.shape[0]):
-        out[h] += twice[h]
+    for p in range(n):
+        out[order[p]] += twice[p]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -308,7 +315,7 @@ def _read_only(a: np.ndarray) -> np.ndarray:
 
 def _twice_ppot_numerators(now: np.ndarray, order: np.ndarray, fin: np.ndarray) -> np.ndarray:
     """Twice PPOT's numerator of every holding, summed over the rows of ``fin``."""
-    info = np.zeros((NUM_HOLDINGS, 8), dtype=np.int64)
+    info = np.zeros((order.shape[0], 2), dtype=np.int64)
     _layout(now, order, _HOLD_A, _HOLD_B, info)
     twice = np.zeros(NUM_HOLDINGS)
     _ppot_numerators(fin, order, info, twice)
@@ -354,9 +361,16 @@ def _key(board: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     return key
 
 
+@lru_cache(maxsize=256)
+def _as_dealt(board: tuple[int, ...]) -> BoardValues:
+    """The values of a board as its cards came (a modeller asks at every re-weighting),
+    without sorting and checking them again."""
+    return _cached(_key(board))
+
+
 def board_values(board: tuple[int, ...] | list[int]) -> BoardValues:
     """The shared values of a board (any card order), computed on first request and kept."""
-    return _cached(_key(board))
+    return _as_dealt(board if type(board) is tuple else tuple(board))
 
 
 def hand_strengths_of(board: tuple[int, ...] | list[int], holdings: list[int]) -> np.ndarray:
@@ -384,3 +398,4 @@ def ehs_prime_values(board: tuple[int, ...] | list[int]) -> np.ndarray:
 def clear_board_values() -> None:
     """Forget every kept vector (benchmarks time cold boards with it)."""
     _cached.cache_clear()
+    _as_dealt.cache_clear()
