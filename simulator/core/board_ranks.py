@@ -50,10 +50,11 @@ def rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
 
     Without a flush only the ranks of the cards matter, so rows whose extra cards have the
     same ranks (13 or 91 distinct rank sets instead of 49 or 1176 rows) share one row of
-    ranks, built once per call from the 91 pairs of hole-card ranks: each row starts as a
-    copy of it, the holdings that hold a dealt card are zeroed, and only the holdings that
-    make a flush (five of a suit: the board holds three or more of it) are ranked on their
-    own. The sums are ``rank_summary``'s, so the ranks are the evaluator's exactly.
+    ranks, built once per call from the 91 pairs of hole-card ranks with the board's
+    holdings zeroed: each row starts as a copy of it, the holdings that hold one of its
+    runout cards are zeroed, and only the holdings that make a flush (five of a suit: the
+    board holds three or more of it) are ranked on their own. The sums are
+    ``rank_summary``'s, so the ranks are the evaluator's exactly.
     """
     k = board.shape[0]
     m = runouts.shape[1]
@@ -88,13 +89,12 @@ def rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
             pair = _pair_ranks(cnt, k + m + 2)
             for h in range(n_hold):
                 template[h] = pair[hold_a[h] >> 2, hold_b[h] >> 2]
+            _zero_holders(template, cards[:k], start, members)  # the board's, in every row
             built[key] = True
         row = out[r]
         for h in range(n_hold):  # a loop: numba's slice copy measured slower
             row[h] = template[h]
-        for c in cards:
-            for i in range(start[c], start[c + 1]):
-                row[members[i]] = 0
+        _zero_holders(row, cards[k:], start, members)
         if (sc + 0x5555) & 0x8888:  # three of a suit: two hole cards can make five
             _flush_ranks(row, dead, cnt, sc, sm, k + m + 2, hold_a, hold_b, which, start,
                          members)
@@ -120,12 +120,21 @@ def _one_row(cards: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
     makes a flush."""
     dead, cnt, sc, sm = _sums(cards)
     pair = _pair_ranks(cnt, cards.shape[0] + 2)
+    flushes = (sc + 0x5555) & 0x8888
     for h in range(hold_a.shape[0]):
         a, b = hold_a[h], hold_b[h]
         row[h] = 0 if ((dead >> a) | (dead >> b)) & 1 else pair[a >> 2, b >> 2]
-    if (sc + 0x5555) & 0x8888:
-        for h in range(hold_a.shape[0]):
+        if flushes:
             _flush_if_made(row, h, dead, cnt, sc, sm, cards.shape[0] + 2, hold_a, hold_b)
+
+
+@numba.njit(cache=True, nogil=True)
+def _zero_holders(row: np.ndarray, cards: np.ndarray, start: np.ndarray,
+                  members: np.ndarray) -> None:
+    """Rank 0 for every holding that holds one of ``cards`` (see :func:`_holders`)."""
+    for c in cards:
+        for i in range(start[c], start[c + 1]):
+            row[members[i]] = 0
 
 
 @numba.njit(cache=True, nogil=True)
