@@ -63,6 +63,18 @@ def range_weights(weights: np.ndarray | Sequence[float] | None) -> np.ndarray:
 
 
 def _board(board: Sequence[int]) -> tuple[int, ...]:
+    """The board as a checked tuple of ints; a tuple's check is kept (a rival asks about the
+    same board several times a decision, and each question checked it twice)."""
+    if type(board) is tuple:
+        try:
+            return _checked_board(board)
+        except TypeError:  # an unhashable card: checked below, as any sequence
+            pass
+    return _checked_board.__wrapped__(board)
+
+
+@lru_cache(maxsize=256)
+def _checked_board(board: Sequence[int]) -> tuple[int, ...]:
     cards = tuple(int(c) for c in board)
     if len(cards) not in (0, 3, 4, 5) or len(set(cards)) != len(cards) \
             or not all(0 <= c < NUM_CARDS for c in cards):
