@@ -62,7 +62,7 @@ def rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
         raise ValueError("rank_rows: more than five board cards")
     cards = np.empty(k + m, dtype=np.int64)
     cards[:k] = board
-    if runouts.shape[0] <= _FEW_ROWS:
+    if runouts.shape[0] <= _FEW_ROWS or m > 2:  # (more cards: too many rank sequences)
         for r in range(runouts.shape[0]):
             for j in range(m):
                 cards[k + j] = runouts[r, j]
