@@ -221,10 +221,10 @@ def test_a_value_function_that_raises_stops_the_run_with_a_clear_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from simulator.arena import values
 
-    def broken(self: Any, contributions: Any, active: Any) -> np.ndarray:
+    def broken(self: Any, contributions: Any, active: Any) -> list[float]:
         raise ArithmeticError("no value here")
 
-    monkeypatch.setattr(values.HandValues, "values", broken)
+    monkeypatch.setattr(values.HandValues, "value_list", broken)  # what AIVAT asks
     with pytest.raises(TournamentError, match="AIVAT: the value function failed at hand 0, "
                                               "seat .'s preflop decision.*no value here"):
         run_tournament(_config(tmp_path, RANDOM_VS_CALL), progress=False, inline=True)

@@ -65,9 +65,9 @@ class Node:
         return cls(seat, values, tuple(float(c) for c in state.contributions), state.active,
                    state.bets[seat], state.legal_actions().call_amount)
 
-    def value(self, entry: PolicyEntry) -> np.ndarray:
+    def value(self, entry: PolicyEntry) -> list[float]:
         """Every seat's value once the actor has played ``entry`` (a raise range at its
-        middle: the value is linear in the chips a raise adds)."""
+        middle: the value is linear in the chips a raise adds), in Python floats."""
         paid, active = list(self.paid), list(self.active)
         if isinstance(entry, RaiseRange):
             paid[self.seat] += (entry.low + entry.high) / 2 - self.bet
@@ -78,7 +78,7 @@ class Node:
         else:
             assert entry.amount is not None
             paid[self.seat] += entry.amount - self.bet
-        return self.values.values(paid, active)
+        return self.values.value_list(paid, active)
 
 
 @dataclass(frozen=True)
@@ -142,18 +142,21 @@ class AivatRecorder:
         policy = pending.policy if pending.policy is not None else ask.drawn_from()
         if policy is None:
             return
-        row = np.asarray(policy.probabilities[pending.row_index], dtype=np.float64)
+        row = policy.probabilities[pending.row_index].tolist()
         taken = Action(record.kind, record.amount)
         if _probability(policy, row, taken) <= 0.0:
             ask.fault(seat, f"act() played '{taken}', which its policy() gives probability 0 "
                             f"(at {pending.where}): act must draw from its policy")
             return
+        # In Python floats, seat by seat, the operations the arrays of a few seats did (each
+        # seat's sum in the same order), at a fraction of their cost at every decision.
         taken_value = _valued(pending, taken)  # valued once, though also an entry of the row
-        mean = np.zeros(len(self._terms))
+        mean = [0.0] * len(taken_value)
         for entry, p in zip(policy.actions, row, strict=True):
             if p > 0:
-                mean += p * (taken_value if entry == taken else _valued(pending, entry))
-        self._terms += taken_value - mean
+                value = taken_value if entry == taken else _valued(pending, entry)
+                mean = [m + p * v for m, v in zip(mean, value, strict=True)]
+        self._terms += np.array([v - m for v, m in zip(taken_value, mean, strict=True)])
 
     # --- for callers that hold the row already ---------------------------------------------
 
@@ -196,7 +199,7 @@ class AivatRecorder:
         return self._values[street]
 
 
-def _valued(noted: _Noted, entry: PolicyEntry) -> np.ndarray:
+def _valued(noted: _Noted, entry: PolicyEntry) -> list[float]:
     """The noted decision's ``node.value(entry)``; a failure is an :class:`AivatError`
     naming the decision (whose words are built only then)."""
     try:

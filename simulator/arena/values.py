@@ -54,6 +54,7 @@ class HandValues:
         self.board = tuple(int(c) for c in board)
         self.rng, self.samples = rng, samples
         self._equities: dict[tuple[int, ...], np.ndarray] = {}
+        self._share_lists: dict[tuple[int, ...], list[float]] = {}
 
     def equity(self, players: tuple[int, ...]) -> np.ndarray:
         """Showdown equity of each of ``players`` (seat order) on this board."""
@@ -78,6 +79,11 @@ class HandValues:
 
     def values(self, contributions: Sequence[float], active: Sequence[bool]) -> np.ndarray:
         """Every seat's value with these contributions and these seats still in."""
+        return np.array(self.value_list(contributions, active), dtype=np.float64)
+
+    def value_list(self, contributions: Sequence[float], active: Sequence[bool]
+                   ) -> list[float]:
+        """:meth:`values` as Python floats, for a caller that goes on in them (AIVAT)."""
         # In Python floats rather than arrays of a few seats (AIVAT asks about ten times a
         # hand): each seat's -paid + pot x equity as before, and the pot, of chips and half
         # chips, sums exactly in any order.
@@ -86,6 +92,12 @@ class HandValues:
         players = tuple(s for s, live in enumerate(active) if live)
         if players:
             pot = sum(paid)
-            for s, share in zip(players, self.equity(players).tolist(), strict=True):
+            for s, share in zip(players, self._shares(players), strict=True):
                 out[s] += pot * share
-        return np.array(out, dtype=np.float64)
+        return out
+
+    def _shares(self, players: tuple[int, ...]) -> list[float]:
+        """:meth:`equity` as Python floats, kept as the arrays are."""
+        if players not in self._share_lists:
+            self._share_lists[players] = self.equity(players).tolist()
+        return self._share_lists[players]

@@ -37,85 +37,192 @@ HOLD_B = HOLDINGS[:, 1].astype(np.int64)
 """The high card of every holding."""
 
 
+_FEW_ROWS = 4  # up to this many rows, each is ranked alone: the shared set-up costs more
+
+
 @numba.njit(cache=True, nogil=True)
 def rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
               hold_b: np.ndarray, out: np.ndarray) -> None:
     """``out[r, h]``: rank of holding h on ``board + runouts[r]``; 0 where h shares a card.
 
-    ``runouts`` has shape (n, m) with m = 0, 1 or 2 extra cards per row.
+    ``runouts`` has shape (n, m) with m = 0, 1 or 2 extra cards per row, and a board with its
+    runout holds at most five cards; ``hold_a`` is each holding's low card, as ``HOLD_A``.
 
-    Without a flush only the ranks of the cards matter, so each row ranks the 91 pairs of
-    hole-card ranks once and the holdings look theirs up; only a holding that makes a flush
-    (five of a suit: the board holds three or more of it) is ranked on its own. The sums are
-    ``rank_summary``'s, so the ranks are the evaluator's exactly. Rows whose extra cards have
-    the same ranks share that table (13 or 91 distinct rank sets instead of 49 or 1176 rows),
-    so each is built once per call.
+    Without a flush only the ranks of the cards matter, so rows whose extra cards have the
+    same ranks (13 or 91 distinct rank sets instead of 49 or 1176 rows) share one row of
+    ranks, built once per call from the 91 pairs of hole-card ranks with the board's
+    holdings zeroed: each row starts as a copy of it, the holdings that hold one of its
+    runout cards are zeroed, and only the holdings that make a flush (five of a suit: the
+    board holds three or more of it) are ranked on their own. The sums are
+    ``rank_summary``'s, so the ranks are the evaluator's exactly.
     """
     k = board.shape[0]
     m = runouts.shape[1]
-    total = k + m + 2
-    keys = 13 ** m if m <= 2 else 0  # one table per sequence of runout ranks
-    tables = np.empty((max(keys, 1), 13, 13), dtype=np.int64)  # unset entries: dead ranks
-    built = np.zeros(max(keys, 1), dtype=np.bool_)
+    if k + m > 5:
+        raise ValueError("rank_rows: more than five board cards")
+    cards = np.empty(k + m, dtype=np.int64)
+    cards[:k] = board
+    if runouts.shape[0] <= _FEW_ROWS or m > 2:  # (more cards: too many rank sequences)
+        for r in range(runouts.shape[0]):
+            for j in range(m):
+                cards[k + j] = runouts[r, j]
+            _one_row(cards, hold_a, hold_b, out[r])
+        return
+    keys = 13 ** m  # one shared row per sequence of runout ranks
     n_hold = hold_a.shape[0]
-    masks = np.empty(n_hold, dtype=np.int64)
-    ranks_a = np.empty(n_hold, dtype=np.int64)
-    ranks_b = np.empty(n_hold, dtype=np.int64)
+    shared = np.empty((keys, n_hold), dtype=np.int16)
+    built = np.zeros(keys, dtype=np.bool_)
+    start, members = _holders(hold_a, hold_b)
+    which = np.full((52, 52), -1, dtype=np.int64)  # the holding of two cards, either order
     for h in range(n_hold):
-        masks[h] = (np.int64(1) << np.int64(hold_a[h])) | (np.int64(1) << np.int64(hold_b[h]))
-        ranks_a[h] = hold_a[h] >> 2
-        ranks_b[h] = hold_b[h] >> 2
-    board_mask = np.int64(0)
-    b_cnt, b_sc, b_sm = np.int64(0), np.int64(0), np.int64(0)
-    for j in range(k):
-        c = np.int64(board[j])
-        board_mask |= np.int64(1) << c
-        b_cnt += np.int64(1) << (3 * (c >> 2))
-        b_sc += np.int64(1) << (4 * (c & 3))
-        b_sm |= np.int64(1) << (16 * (c & 3) + (c >> 2))
+        which[hold_a[h], hold_b[h]] = h
+        which[hold_b[h], hold_a[h]] = h
     for r in range(runouts.shape[0]):
-        dead, cnt, sc, sm = board_mask, b_cnt, b_sc, b_sm
         for j in range(m):
-            c = np.int64(runouts[r, j])
-            dead |= np.int64(1) << c
-            cnt += np.int64(1) << (3 * (c >> 2))
-            sc += np.int64(1) << (4 * (c & 3))
-            sm |= np.int64(1) << (16 * (c & 3) + (c >> 2))
+            cards[k + j] = runouts[r, j]
+        dead, cnt, sc, sm = _sums(cards)
         key = 0
         for j in range(m):
             key = key * 13 + (runouts[r, j] >> 2)
-        if keys and built[key]:
-            pair = tables[key]
-        else:
-            pair = tables[key] if keys else tables[0]
-            for lo in range(13):
-                for hi in range(lo, 13):
-                    both = (np.int64(1) << (3 * lo)) + (np.int64(1) << (3 * hi))
-                    # a rank already four times on the board: every such holding is dead
-                    if ((cnt >> (3 * lo)) & 7) + (2 if lo == hi else 1) <= 4 and (
-                            (cnt >> (3 * hi)) & 7) < 4:
-                        pair[lo, hi] = rank_summary(cnt + both, np.int64(0), np.int64(0),
-                                                    total)
-            if keys:
-                built[key] = True
-        flushes = (sc + 0x5555) & 0x8888  # three of a suit: two hole cards can make five
-        for h in range(n_hold):
-            if dead & masks[h]:
-                out[r, h] = 0
-                continue
-            if not flushes:
-                out[r, h] = pair[ranks_a[h], ranks_b[h]]
-                continue
-            a = np.int64(hold_a[h])
-            b = np.int64(hold_b[h])
-            h_sc = sc + (np.int64(1) << (4 * (a & 3))) + (np.int64(1) << (4 * (b & 3)))
-            if (h_sc + 0x3333) & 0x8888:  # five of a suit
-                h_cnt = cnt + (np.int64(1) << (3 * (a >> 2))) + (np.int64(1) << (3 * (b >> 2)))
-                h_sm = (sm | (np.int64(1) << (16 * (a & 3) + (a >> 2)))
-                        | (np.int64(1) << (16 * (b & 3) + (b >> 2))))
-                out[r, h] = rank_summary(h_cnt, h_sc, h_sm, total)
-            else:
-                out[r, h] = pair[a >> 2, b >> 2]
+        template = shared[key]
+        if not built[key]:
+            pair = _pair_ranks(cnt, k + m + 2)
+            for h in range(n_hold):
+                template[h] = pair[hold_a[h] >> 2, hold_b[h] >> 2]
+            _zero_holders(template, cards[:k], start, members)  # the board's, in every row
+            built[key] = True
+        row = out[r]
+        for h in range(n_hold):  # a loop: numba's slice copy measured slower
+            row[h] = template[h]
+        _zero_holders(row, cards[k:], start, members)
+        if (sc + 0x5555) & 0x8888:  # three of a suit: two hole cards can make five
+            _flush_ranks(row, dead, cnt, sc, sm, k + m + 2, hold_a, hold_b, which, start,
+                         members)
+
+
+@numba.njit(cache=True, nogil=True)
+def _sums(cards: np.ndarray) -> tuple[np.int64, np.int64, np.int64, np.int64]:
+    """The dealt cards' bits, rank counts (3 bits a rank), suit counts (4 bits a suit) and
+    suit masks (16 bits a suit), as ``rank_summary`` takes them."""
+    dead, cnt, sc, sm = np.int64(0), np.int64(0), np.int64(0), np.int64(0)
+    for c in cards:
+        dead |= np.int64(1) << c
+        cnt += np.int64(1) << (3 * (c >> 2))
+        sc += np.int64(1) << (4 * (c & 3))
+        sm |= np.int64(1) << (16 * (c & 3) + (c >> 2))
+    return dead, cnt, sc, sm
+
+
+@numba.njit(cache=True, nogil=True)
+def _one_row(cards: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
+             row: np.ndarray) -> None:
+    """One row of :func:`rank_rows`, each holding asked on its own whether it is dead or
+    makes a flush."""
+    dead, cnt, sc, sm = _sums(cards)
+    pair = _pair_ranks(cnt, cards.shape[0] + 2)
+    flushes = (sc + 0x5555) & 0x8888
+    for h in range(hold_a.shape[0]):
+        a, b = hold_a[h], hold_b[h]
+        row[h] = 0 if ((dead >> a) | (dead >> b)) & 1 else pair[a >> 2, b >> 2]
+        if flushes:
+            _flush_if_made(row, h, dead, cnt, sc, sm, cards.shape[0] + 2, hold_a, hold_b)
+
+
+@numba.njit(cache=True, nogil=True)
+def _zero_holders(row: np.ndarray, cards: np.ndarray, start: np.ndarray,
+                  members: np.ndarray) -> None:
+    """Rank 0 for every holding that holds one of ``cards`` (see :func:`_holders`)."""
+    for c in cards:
+        for i in range(start[c], start[c + 1]):
+            row[members[i]] = 0
+
+
+@numba.njit(cache=True, nogil=True)
+def _holders(hold_a: np.ndarray, hold_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The holdings that hold each card c: ``members[start[c]:start[c + 1]]``."""
+    start = np.zeros(53, dtype=np.int64)
+    for h in range(hold_a.shape[0]):
+        start[hold_a[h] + 1] += 1
+        start[hold_b[h] + 1] += 1
+    for c in range(52):
+        start[c + 1] += start[c]
+    fill = start[:52].copy()
+    members = np.empty(start[52], dtype=np.int64)
+    for h in range(hold_a.shape[0]):
+        for c in (hold_a[h], hold_b[h]):
+            members[fill[c]] = h
+            fill[c] += 1
+    return start, members
+
+
+@numba.njit(cache=True, nogil=True)
+def _pair_ranks(cnt: np.int64, total: int) -> np.ndarray:
+    """``pair[lo, hi]``: the rank, as if it made no flush, of a holding of card ranks lo <= hi
+    on a board of rank counts ``cnt``; a pair that needs a fifth card of a rank is left 0
+    (only holdings that share a dealt card have it)."""
+    pair = np.zeros((13, 13), dtype=np.int64)
+    for lo in range(13):
+        for hi in range(lo, 13):
+            both = (np.int64(1) << (3 * lo)) + (np.int64(1) << (3 * hi))
+            if ((cnt >> (3 * lo)) & 7) + (2 if lo == hi else 1) <= 4 and (
+                    (cnt >> (3 * hi)) & 7) < 4:
+                pair[lo, hi] = rank_summary(cnt + both, np.int64(0), np.int64(0), total)
+    return pair
+
+
+@numba.njit(cache=True, nogil=True)
+def _flush_ranks(row: np.ndarray, dead: np.int64, cnt: np.int64, sc: np.int64, sm: np.int64,
+                 total: int, hold_a: np.ndarray, hold_b: np.ndarray, which: np.ndarray,
+                 start: np.ndarray, members: np.ndarray) -> None:
+    """Rank on its own every live holding of ``row`` that makes a flush with the dealt
+    cards (sums ``cnt``, ``sc``, ``sm``; at most five, so one suit holds three or more):
+    with three of the suit dealt, the holdings of two more of it; with four, the holdings of
+    one more (each asked whether it makes five); with five, every holding."""
+    suit = 0
+    while (sc >> (4 * suit)) & 15 < 3:
+        suit += 1
+    dealt = (sc >> (4 * suit)) & 15
+    for r1 in range(13):
+        a = np.int64(4 * r1 + suit)
+        if dealt >= 5 or (dead >> a) & 1:
+            continue
+        if dealt == 3:
+            for r2 in range(r1 + 1, 13):
+                b = np.int64(4 * r2 + suit)
+                h = which[a, b]
+                if h >= 0 and not (dead >> b) & 1:
+                    row[h] = _with_two(cnt, sc, sm, a, b, total)
+            continue
+        for i in range(start[a], start[a + 1]):
+            _flush_if_made(row, members[i], dead, cnt, sc, sm, total, hold_a, hold_b)
+    if dealt >= 5:
+        for h in range(hold_a.shape[0]):
+            _flush_if_made(row, h, dead, cnt, sc, sm, total, hold_a, hold_b)
+
+
+# inlined: called once per holding, where a call measured costlier than the work
+@numba.njit(cache=True, nogil=True, inline="always")
+def _flush_if_made(row: np.ndarray, h: int, dead: np.int64, cnt: np.int64, sc: np.int64,
+                   sm: np.int64, total: int, hold_a: np.ndarray, hold_b: np.ndarray) -> None:
+    """``row[h]`` ranked with its own suits when holding h is live and makes five of a
+    suit."""
+    a, b = np.int64(hold_a[h]), np.int64(hold_b[h])
+    if (dead >> a) & 1 or (dead >> b) & 1:
+        return
+    h_sc = sc + (np.int64(1) << (4 * (a & 3))) + (np.int64(1) << (4 * (b & 3)))
+    if (h_sc + 0x3333) & 0x8888:  # five of a suit
+        row[h] = _with_two(cnt, sc, sm, a, b, total)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _with_two(cnt: np.int64, sc: np.int64, sm: np.int64, a: np.int64, b: np.int64,
+              total: int) -> int:
+    """``rank_summary`` of the dealt cards' sums with the cards a and b added."""
+    return rank_summary(
+        cnt + (np.int64(1) << (3 * (a >> 2))) + (np.int64(1) << (3 * (b >> 2))),
+        sc + (np.int64(1) << (4 * (a & 3))) + (np.int64(1) << (4 * (b & 3))),
+        sm | (np.int64(1) << (16 * (a & 3) + (a >> 2)))
+        | (np.int64(1) << (16 * (b & 3) + (b >> 2))), total)
 
 
 _PAIRS = np.stack([HOLD_A, HOLD_B], axis=1)  # every two cards, in combinations' order
