@@ -23,11 +23,12 @@ from collections import defaultdict
 from typing import Any
 
 import numpy as np
+from range_truth import ExactRange
 
 from agent.heuristic import HeuristicAgent
 from agent.postflop import PostflopRows
 from simulator import Action, BaseBot, BotContext, Event, GameConfig, Observation, Street
-from simulator.core.cards import NUM_HOLDINGS, clashing_holdings
+from simulator.core.cards import clashing_holdings
 from simulator.play.match import play_match
 
 GAME = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=2000)
@@ -45,14 +46,13 @@ class AlwaysBets(BaseBot):
 
 
 class Defender(BaseBot):
-    """The frozen agent, keeping its exact range and the fold share at each flop bet it
-    faces: ``(seat, pot, share)``."""
+    """The frozen agent, keeping its exact range (``range_truth.ExactRange``) and the fold
+    share at each flop bet it faces: ``(seat, pot, share)``."""
 
     def __init__(self, params: dict[str, Any], seed: int) -> None:
         self.agent = HeuristicAgent(seed=seed, **params)
         self.agent.freeze()
-        self.hand = -1
-        self.reach = np.ones(NUM_HOLDINGS)
+        self.range = ExactRange()
         self.faced: list[tuple[str, int, float]] = []
 
     def start(self, context: BotContext) -> None:
@@ -62,22 +62,21 @@ class Defender(BaseBot):
         self.agent.observe(event)
 
     def act(self, observation: Observation) -> Action:
-        if observation.hand_number != self.hand:
-            self.hand, self.reach = observation.hand_number, np.ones(NUM_HOLDINGS)
+        if observation.street is Street.FLOP and observation.legal.call_amount > 0:
+            self.faced.append(self._facing(observation))
+        action = self.agent.act(observation)
+        self.range.after(self.agent, observation, action)
+        return action
+
+    def _facing(self, observation: Observation) -> tuple[str, int, float]:
         live = np.flatnonzero(~clashing_holdings(list(observation.board)))
         rows = self.agent.rows(observation, live)
-        if observation.street is Street.FLOP and observation.legal.call_amount > 0 \
-                and isinstance(rows, PostflopRows):
-            fold = [c.kind for c in rows.candidates].index("fold")
-            w = self.reach[live]
-            seat = "button" if observation.seat == observation.button else "big blind"
-            self.faced.append((seat, observation.pot,
-                               float(w @ rows.probabilities[:, fold] / w.sum())))
-        action = self.agent.act(observation)
-        taken = np.zeros(NUM_HOLDINGS)
-        taken[live] = rows.probabilities[:, rows.actions.index(action)]
-        self.reach = self.reach * taken
-        return action
+        assert isinstance(rows, PostflopRows)
+        fold = [c.kind for c in rows.candidates].index("fold")
+        # a new hand's first decision is before the flop, so the range is this hand's
+        w = self.range.weights[live]
+        seat = "button" if observation.seat == observation.button else "big blind"
+        return seat, observation.pot, float(w @ rows.probabilities[:, fold] / w.sum())
 
 
 def main() -> None:
