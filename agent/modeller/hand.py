@@ -34,14 +34,15 @@ from agent.modeller.weights import OpponentWeights
 from simulator import ActionKind, ActionRecord, GameConfig, HandStarted, Street
 from simulator.core.betting import Betting
 from simulator.core.cards import clashing_holdings
-from simulator.core.frozen import FrozenMap
+from simulator.core.frozen import FrozenMap, quick_init
 
 Reweight = Callable[["HandModel", OpponentWeights, SeenAction], np.ndarray | None]
 """Given the picture before an action, the actor's weights and the action as seen: the
 re-weighted array (None: keep the weights as they are)."""
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class HandModel:
     """One hand as a modeller sees it (see the module docstring).
 

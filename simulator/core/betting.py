@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from simulator.core.actions import ActionKind, ActionRecord
+from simulator.core.frozen import quick_init
 from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.positions import table_order
@@ -58,7 +59,8 @@ def _replaced(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return (*items[:i], value, *items[i + 1:])
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Move:
     """One action, with its betting round as it stood just before it.
 
@@ -85,7 +87,8 @@ class Move:
         return self.record.street
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class BettingRound:
     """One street's betting so far (see the module docstring for the terms)."""
 
@@ -137,7 +140,8 @@ class BettingRound:
         return any(m.seat == seat for m in self.moves)
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Betting:
     """A hand's public betting and chips; see the module docstring.
 
