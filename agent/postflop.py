@@ -37,13 +37,15 @@ from agent.trust import mixed
 from simulator import Action, GameConfig, Observation, Street
 from simulator.core.betting import Betting
 from simulator.core.cards import NUM_HOLDINGS, clashing_holdings
+from simulator.core.frozen import quick_init
 
 Calibrated = Callable[[str, np.ndarray], "np.ndarray | float"]
 """A map of a river strength against an opponent (its situation's key) to a win
 probability."""
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class PostflopRows:
     """The post-flop decision for each holding asked about: the spot, the candidates, our
     strength, the opponents' views, E's parameters per candidate (numbers over holdings),

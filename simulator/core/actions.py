@@ -19,6 +19,7 @@ import enum
 from dataclasses import dataclass
 
 from simulator.core.errors import HoldemError
+from simulator.core.frozen import quick_init
 from simulator.core.streets import Street
 
 
@@ -28,7 +29,8 @@ class ActionKind(enum.Enum):
     RAISE = "r"  # bet when there is nothing to call
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Action:
     """What a bot returns; ``amount`` is the raise-to total for this round, raises only."""
 
@@ -56,7 +58,8 @@ class Action:
             self.kind, f"raise to {self.amount}")
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class LegalActions:
     """The legal set for the player to act.
 
@@ -123,7 +126,8 @@ class IllegalActionError(HoldemError, ValueError):
         self.seat, self.action, self.legal = seat, action, legal
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class ActionRecord:
     """One applied action, as every seat sees it in the history.
 
