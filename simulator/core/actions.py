@@ -28,6 +28,10 @@ class ActionKind(enum.Enum):
     CALL = "c"  # check when there is nothing to call
     RAISE = "r"  # bet when there is nothing to call
 
+    # A member is its only instance and equal only to itself, so its identity is its hash:
+    # in C, where Enum's hashes its name in Python, and actions are dict keys at every step.
+    __hash__ = object.__hash__
+
 
 @quick_init
 @dataclass(frozen=True, slots=True)
