@@ -221,7 +221,7 @@ def _prior(obs: Observation, path: Sequence[HandModel], expert: PreflopExpert,
     ours = [i for i, r in enumerate(obs.history)
             if r.seat == obs.seat and r.street is Street.PREFLOP]
     # replaying the hand costs, and a first decision has nothing to replay
-    past = observations_along(obs) if ours else []
+    past = dict(zip(ours, observations_along(obs, ours), strict=True)) if ours else {}
     first = ours[0] if ours else len(obs.history)
     situation = situation_of(path[first].betting, obs.seat, expert.params.probability_play)
     table, strategies, thresholds = expert.candidates(situation)
