@@ -115,7 +115,8 @@ class ActionFrequencies:
         # in Python ints (exact, as numpy's): numpy's axis sum costs more than these nine
         rows = self.counts[1:, context].tolist()
         own = rows[street - 1]
-        other = [sum(kind) - mine for *kind, mine in zip(*rows, own, strict=True)]
+        other = [flop + turn + river - mine
+                 for flop, turn, river, mine in zip(*rows, own, strict=True)]
         m = other[0] + other[1] + other[2]
         if not m:
             return default
