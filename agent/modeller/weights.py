@@ -223,9 +223,8 @@ class OpponentWeights:
 
     def new_round(self, dead: np.ndarray) -> OpponentWeights:
         """Zero the holdings that clash with the known cards and take the snapshot."""
-        w = self.weights.copy()
-        w[dead] = 0.0
-        w = _read_only(w)
+        # one pass (a copy and a masked store took two); the same values
+        w = _read_only(np.where(dead, 0.0, self.weights))
         return OpponentWeights(w, w)
 
     def wants(self, kind: ActionKind) -> bool:
