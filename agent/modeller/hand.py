@@ -108,7 +108,7 @@ class HandModel:
         if reweight is not None and ow is not None and ow.wants(record.kind):
             new = reweight(hand, ow, action)
             if new is not None:
-                weights = FrozenMap({**weights, record.seat: ow.update(new, record.kind)})
+                weights = weights.with_item(record.seat, ow.update(new, record.kind))
         return hand._with(betting=betting, weights=weights,
                           actions=(*hand.actions, action)), action
 

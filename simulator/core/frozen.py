@@ -64,6 +64,20 @@ class FrozenMap(Mapping[K, V]):
     def items(self) -> ItemsView[K, V]:
         return self._items.items()
 
+    def with_item(self, key: K, value: V) -> FrozenMap[K, V]:
+        """A copy with ``key`` set to ``value``: one dict copy, where ``FrozenMap({**m, key:
+        value})`` reads every entry through ``__getitem__`` and copies twice (a modeller
+        replaces one opponent's weights at every action it steps).
+
+        >>> FrozenMap({1: "a"}).with_item(2, "b")
+        FrozenMap({1: 'a', 2: 'b'})
+        """
+        items = dict(self._items)
+        items[key] = value
+        out: FrozenMap[K, V] = FrozenMap.__new__(FrozenMap)
+        object.__setattr__(out, "_items", items)
+        return out
+
     def __hash__(self) -> int:
         return hash(frozenset(self._items.items()))
 
