@@ -59,6 +59,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from simulator import Action, LegalActions, Street
+from simulator.core.frozen import quick_init
 from simulator.core.ratios import ratio
 
 if TYPE_CHECKING:  # the modeller's records, only named here
@@ -149,7 +150,8 @@ class Spot:
         return float(self.bet_unit if self.is_limit else max(self.pot, self.bet_unit))
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """One action we might take, with the chips it puts in now."""
 
@@ -219,7 +221,8 @@ Values = float | np.ndarray
 """A number per holding asked about: a float for one hand, an array over holdings for many."""
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class OpponentTendency:
     """An opponent's action frequencies where it faces our action (street x bets to call):
     numbers, or arrays over the holdings we ask about (its fold rate can depend on our cards:
@@ -230,7 +233,8 @@ class OpponentTendency:
     raise_: Values
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class EParams:
     """The eight parameters of E(t) (see the module docstring) and where they came from;
     ``win`` is our chance to win the showdown as the estimate sees it (``p_w / P(sd)``)."""
@@ -332,7 +336,8 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
         candidate, HoldingInputs.of(p_win, p_called, opponents, p_reraised, draw_share))
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class HoldingInputs:
     """What :func:`heuristic_params` reads per holding, flattened to the kernel's layout:
     candidates that meet the same answers share it, so a decision builds it once per kind of
@@ -372,7 +377,8 @@ class HoldingInputs:
                    tendencies)
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class SpotInputs:
     """What :func:`heuristic_params` reads of the spot and the parameters, as the kernel
     takes them: the same for every candidate of a decision, so built once per decision."""

@@ -32,10 +32,12 @@ import numpy as np
 
 from agent.evaluation import OpponentTendency, Values
 from simulator.core.equity import free_masses
+from simulator.core.frozen import quick_init
 from simulator.core.ratios import ratio
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class OpponentView:
     """One live opponent at one decision (see the module docstring)."""
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from agent.calibration import situation
 from agent.estimates import draw_share, from_chains, heuristic_estimates
-from agent.evaluation import Candidate, EParams, Spot, candidates
+from agent.evaluation import Candidate, EParams, Spot, Values, candidates
 from agent.fold_cap import FoldCap, capped, fold_share, may_fold
 from agent.modeller import ChainAnswer, OpponentModeller
 from agent.modeller.hand import HandModel
@@ -37,13 +37,15 @@ from agent.trust import mixed
 from simulator import Action, GameConfig, Observation, Street
 from simulator.core.betting import Betting
 from simulator.core.cards import NUM_HOLDINGS, clashing_holdings
+from simulator.core.frozen import quick_init
 
 Calibrated = Callable[[str, np.ndarray], "np.ndarray | float"]
 """A map of a river strength against an opponent (its situation's key) to a win
 probability."""
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class PostflopRows:
     """The post-flop decision for each holding asked about: the spot, the candidates, our
     strength, the opponents' views, E's parameters per candidate (numbers over holdings),
@@ -167,8 +169,7 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
                if params.model == "full" else None)
     estimates = tuple(from_chains(cands, guesses, answers, obs.contributions[obs.seat],
                                   values.ehs_prime[holdings], ev))
-    e = np.array([np.broadcast_to(np.asarray(x.value, dtype=np.float64), holdings.shape)
-                  for x in estimates])
+    e = np.array([_over(x.value, holdings.shape) for x in estimates])
     continuing = spot.to_call == 0 and hand.betting.previous_raiser() == obs.seat
     chances = probabilities(cands, e, spot.scale, params.selector, continuing)
     cap_moved = None
@@ -182,6 +183,13 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
             chances = capped_chances
     return PostflopRows(spot, cands, strength, views, estimates, e, chances, continuing,
                         cap_moved)
+
+
+def _over(value: Values, shape: tuple[int, ...]) -> np.ndarray:
+    """``value`` as an array of ``shape``: a fold's E is one number, every other candidate's
+    is already one per holding (numpy's broadcast_to costs more than the rest of the row)."""
+    a = np.asarray(value, dtype=np.float64)
+    return a if a.shape == shape else np.broadcast_to(a, shape)
 
 
 def _fold_capped(obs: Observation, spot: Spot, cands: Sequence[Candidate],

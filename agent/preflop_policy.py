@@ -45,10 +45,12 @@ from agent.modeller.hand import HandModel
 from agent.preflop.expert import PreflopExpert
 from agent.preflop.situation import Situation, situation_of
 from simulator import Action, ActionKind, ActionRecord, Observation, Street
+from simulator.core.frozen import quick_init
 from simulator.core.state import observations_along
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class RaiseAnswer:
     """How the opponents answer a raise of ours: the chance that every one folds, each one's
     range had it called, and the pot once all have called."""
@@ -88,7 +90,8 @@ def raise_answers(modeller: OpponentModeller) -> RaiseAnswers:
     return answers
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class PreflopRows:
     """The pre-flop decision for each holding asked about.
 
@@ -110,7 +113,8 @@ class PreflopRows:
     probabilities: np.ndarray
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class _Choices:
     """Each strategy's action at one decision: ``plain``; ``defended`` (a fold turned into a
     call) for the holdings where ``pays`` is True; ``valued`` (every action but a raise
@@ -196,7 +200,8 @@ def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
     return _Choices(plain, defended, valued, pays, raises, equity)
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class _Prior:
     """The rules' strategy chances at our first pre-flop decision of the hand, and whether
     each strategy took each of our pre-flop actions so far (one array per action)."""
@@ -216,7 +221,7 @@ def _prior(obs: Observation, path: Sequence[HandModel], expert: PreflopExpert,
     ours = [i for i, r in enumerate(obs.history)
             if r.seat == obs.seat and r.street is Street.PREFLOP]
     # replaying the hand costs, and a first decision has nothing to replay
-    past = observations_along(obs) if ours else []
+    past = dict(zip(ours, observations_along(obs, ours), strict=True)) if ours else {}
     first = ours[0] if ours else len(obs.history)
     situation = situation_of(path[first].betting, obs.seat, expert.params.probability_play)
     table, strategies, thresholds = expert.candidates(situation)

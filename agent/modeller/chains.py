@@ -45,6 +45,7 @@ import numba
 import numpy as np
 
 from agent.modeller.errors import ModelFileError
+from simulator.core.frozen import quick_init
 
 SHOWDOWN, THEY_FOLD, WE_FOLD = 0, 1, 2
 ENDINGS = ("showdown", "they_fold", "we_fold")
@@ -124,7 +125,8 @@ def _encode(rows: np.ndarray, us: int, players: int, perspectives: np.ndarray) -
 # --- answers --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class EndingStats:
     """Stored hands with one ending: how many, their mean final pot (all players' chips,
     blinds and antes included) and our mean total bets (blinds included); means are 0.0
@@ -135,7 +137,8 @@ class EndingStats:
     mean_our_bets: float
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class ChainAnswer:
     """What the stored chains like a given one say (``matched`` chains at ``level``)."""
 

@@ -34,14 +34,15 @@ from agent.modeller.weights import OpponentWeights
 from simulator import ActionKind, ActionRecord, GameConfig, HandStarted, Street
 from simulator.core.betting import Betting
 from simulator.core.cards import clashing_holdings
-from simulator.core.frozen import FrozenMap
+from simulator.core.frozen import FrozenMap, quick_init
 
 Reweight = Callable[["HandModel", OpponentWeights, SeenAction], np.ndarray | None]
 """Given the picture before an action, the actor's weights and the action as seen: the
 re-weighted array (None: keep the weights as they are)."""
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class HandModel:
     """One hand as a modeller sees it (see the module docstring).
 
@@ -107,7 +108,7 @@ class HandModel:
         if reweight is not None and ow is not None and ow.wants(record.kind):
             new = reweight(hand, ow, action)
             if new is not None:
-                weights = FrozenMap({**weights, record.seat: ow.update(new, record.kind)})
+                weights = weights.with_item(record.seat, ow.update(new, record.kind))
         return hand._with(betting=betting, weights=weights,
                           actions=(*hand.actions, action)), action
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from simulator import Action, ActionKind, ActionRecord, Street
 from simulator.core.betting import Betting
+from simulator.core.frozen import quick_init
 
 RAISED_BACK = 3
 
@@ -50,7 +51,8 @@ def size_code(edges: tuple[float, ...], fraction: float, all_in: bool) -> int:
     return 1 + bisect_right(edges, fraction)
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class SeenAction:
     """One action as the modeller keeps it.
 

@@ -41,6 +41,7 @@ import numpy as np
 
 from agent.modeller.params import Frequencies
 from simulator import ActionKind
+from simulator.core.frozen import quick_init
 
 FLOOR = 0.01
 KIND_ROW = {ActionKind.FOLD: 0, ActionKind.CALL: 1, ActionKind.RAISE: 2}
@@ -194,7 +195,8 @@ def reweight_triple(weights: np.ndarray, values: np.ndarray, order: np.ndarray,
     return _read_only(out)
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class OpponentWeights:
     """One opponent's weights in one hand, with the round's snapshot (see the module doc);
     immutable: each change returns a new record.
@@ -221,9 +223,8 @@ class OpponentWeights:
 
     def new_round(self, dead: np.ndarray) -> OpponentWeights:
         """Zero the holdings that clash with the known cards and take the snapshot."""
-        w = self.weights.copy()
-        w[dead] = 0.0
-        w = _read_only(w)
+        # one pass (a copy and a masked store took two); the same values
+        w = _read_only(np.where(dead, 0.0, self.weights))
         return OpponentWeights(w, w)
 
     def wants(self, kind: ActionKind) -> bool:

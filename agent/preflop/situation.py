@@ -29,10 +29,12 @@ from dataclasses import dataclass
 
 from simulator.core.actions import ActionKind
 from simulator.core.betting import Betting, BettingRound
+from simulator.core.frozen import quick_init
 from simulator.core.observation import Observation
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Situation:
     """What the pre-flop rules need to know about the spot (see the module docstring)."""
 

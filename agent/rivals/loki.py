@@ -443,7 +443,7 @@ class LokiBot(BaseBot):
         if not ours:
             return none
         i = ours[0]
-        before = observations_along(obs)[i]
+        before = observations_along(obs, (i,))[0]
         taken = Action(history[i].kind, history[i].amount)
         then = self.rows(before, path[:i + 1], holdings)
         fits = [(rule, chance) for rule, kind, chance in then.rules

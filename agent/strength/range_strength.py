@@ -42,9 +42,11 @@ from agent.strength.errors import RangeError
 from agent.strength.sweeps import FEW, now_few, now_sums, potential_sums, top_sums
 from simulator.core.board_ranks import HOLD_A, HOLD_B, board_ranks
 from simulator.core.cards import NUM_HOLDINGS
+from simulator.core.frozen import quick_init
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class RangeStrength:
     """Strength of each holding asked about (arrays over those holdings; see the module)."""
 

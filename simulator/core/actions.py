@@ -19,6 +19,7 @@ import enum
 from dataclasses import dataclass
 
 from simulator.core.errors import HoldemError
+from simulator.core.frozen import quick_init
 from simulator.core.streets import Street
 
 
@@ -27,8 +28,13 @@ class ActionKind(enum.Enum):
     CALL = "c"  # check when there is nothing to call
     RAISE = "r"  # bet when there is nothing to call
 
+    # A member is its only instance and equal only to itself, so its identity is its hash:
+    # in C, where Enum's hashes its name in Python, and actions are dict keys at every step.
+    __hash__ = object.__hash__
 
-@dataclass(frozen=True)
+
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Action:
     """What a bot returns; ``amount`` is the raise-to total for this round, raises only."""
 
@@ -56,7 +62,8 @@ class Action:
             self.kind, f"raise to {self.amount}")
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class LegalActions:
     """The legal set for the player to act.
 
@@ -123,7 +130,8 @@ class IllegalActionError(HoldemError, ValueError):
         self.seat, self.action, self.legal = seat, action, legal
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class ActionRecord:
     """One applied action, as every seat sees it in the history.
 

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from simulator.core.actions import ActionKind, ActionRecord
+from simulator.core.frozen import quick_init
 from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.positions import table_order
@@ -58,7 +59,8 @@ def _replaced(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return (*items[:i], value, *items[i + 1:])
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Move:
     """One action, with its betting round as it stood just before it.
 
@@ -85,7 +87,8 @@ class Move:
         return self.record.street
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class BettingRound:
     """One street's betting so far (see the module docstring for the terms)."""
 
@@ -122,22 +125,39 @@ class BettingRound:
                 out += 1
         return out if self.street is Street.PREFLOP else 0
 
+    # Plain loops below: a generator costs more than the few items these tuples hold, and
+    # every modeller asks these at every action it steps.
+
     def bets_to_call(self, seat: int) -> int:
         mine = self.bets[seat]
-        return sum(1 for level in self.levels if level > mine)
+        count = 0
+        for level in self.levels:
+            if level > mine:
+                count += 1
+        return count
 
     def raised(self, seat: int) -> bool:
-        return any(m.seat == seat and m.record.kind is ActionKind.RAISE for m in self.moves)
+        for m in self.moves:
+            if m.record.seat == seat and m.record.kind is ActionKind.RAISE:
+                return True
+        return False
 
     def voluntary(self, seat: int) -> bool:
-        return any(m.seat == seat and m.record.added > 0 and m.record.kind is not ActionKind.FOLD
-                   for m in self.moves)
+        for m in self.moves:
+            record = m.record
+            if record.seat == seat and record.added > 0 and record.kind is not ActionKind.FOLD:
+                return True
+        return False
 
     def acted(self, seat: int) -> bool:
-        return any(m.seat == seat for m in self.moves)
+        for m in self.moves:
+            if m.record.seat == seat:
+                return True
+        return False
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Betting:
     """A hand's public betting and chips; see the module docstring.
 
@@ -238,7 +258,7 @@ class Betting:
         """The betting once the current round closes: the uncalled part of its highest bet
         given back (as when the hand ends). Settling twice changes nothing more."""
         rnd = self.current
-        live = sorted(rnd.bets[s] for s in self.order)
+        live = sorted([rnd.bets[s] for s in self.order])
         cutoff = live[-2] if len(live) > 1 else 0
         stacks, paid, bets = list(self.stacks), list(self.contributions), list(rnd.bets)
         for s in self.order:
@@ -289,7 +309,12 @@ class Betting:
 
     def in_hand(self) -> int:
         """Players still holding cards."""
-        return sum(1 for s in self.order if self.active[s])
+        active = self.active
+        count = 0
+        for s in self.order:
+            if active[s]:
+                count += 1
+        return count
 
     def previous_raiser(self) -> int | None:
         """Who made the last bet or raise of the previous round (None on the first)."""

@@ -222,6 +222,42 @@ def _free_masses(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
                 + w[j, h]
 
 
+# The holdings by their low card and by their high card, each card's in holding order
+# (``_BY_LOW[_LOW_START[c]:_LOW_START[c + 1]]``): the order ``_free_masses`` adds them in.
+_BY_LOW = np.argsort(HOLD_A, kind="stable")
+_BY_HIGH = np.argsort(HOLD_B, kind="stable")
+_LOW_START = np.searchsorted(HOLD_A[_BY_LOW], np.arange(NUM_CARDS + 1))
+_HIGH_START = np.searchsorted(HOLD_B[_BY_HIGH], np.arange(NUM_CARDS + 1))
+_FEW_MASSES = 8  # up to this many holdings, summing their own cards beats every card's sums
+
+
+@numba.njit(cache=True, nogil=True)
+def _card_mass(w: np.ndarray, members: np.ndarray, start: np.ndarray, card: int) -> float:
+    """The sum of ``w`` over ``members[start[card]:start[card + 1]]``, in that order."""
+    total = 0.0
+    for m in range(start[card], start[card + 1]):
+        total += w[members[m]]
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
+def _free_masses_few(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
+                     hold_a: np.ndarray, hold_b: np.ndarray, by_low: np.ndarray,
+                     low_start: np.ndarray, by_high: np.ndarray, high_start: np.ndarray,
+                     out: np.ndarray) -> None:
+    """:func:`_free_masses` for a few holdings: the sums of their own cards only, each over
+    the same holdings in the same order (the same floats), instead of every card's."""
+    for i in range(holdings.shape[0]):
+        h = holdings[i]
+        a, b = hold_a[h], hold_b[h]
+        for j in range(w.shape[0]):
+            row = w[j]
+            out[i, j] = totals[j] - (_card_mass(row, by_low, low_start, a)
+                                     + _card_mass(row, by_high, high_start, a)) \
+                - (_card_mass(row, by_low, low_start, b)
+                   + _card_mass(row, by_high, high_start, b)) + row[h]
+
+
 def free_masses(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
     """Per holding, the weight of each range (rows of ``w``) on the holdings that share no
     card with it: shape (holdings, ranges). Inclusion and exclusion: the holding itself holds
@@ -230,7 +266,11 @@ def free_masses(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
     asked = np.asarray(holdings, dtype=np.int64).reshape(-1)
     out = np.empty((asked.shape[0], w.shape[0]))
     # numpy sums each row of a C-ordered array pairwise, as it sums the row alone
-    _free_masses(w, w.sum(axis=1), asked, HOLD_A, HOLD_B, out)
+    if asked.shape[0] <= _FEW_MASSES:
+        _free_masses_few(w, w.sum(axis=1), asked, HOLD_A, HOLD_B, _BY_LOW, _LOW_START,
+                         _BY_HIGH, _HIGH_START, out)
+    else:
+        _free_masses(w, w.sum(axis=1), asked, HOLD_A, HOLD_B, out)
     return out
 
 
@@ -372,6 +412,16 @@ def preflop_equities(weights: Sequence[np.ndarray | Sequence[float] | None],
     return _preflop(_ranges(weights), asked)
 
 
+@numba.njit(cache=True, nogil=True)
+def _finite_non_negative(w: np.ndarray) -> bool:
+    """Whether every value is finite and at least 0 (NaN fails both comparisons): what
+    ``w.min() >= 0 and w.max() < inf`` says, in one pass instead of two reductions."""
+    for x in w:
+        if not (x >= 0.0 and x < np.inf):
+            return False
+    return True
+
+
 def _ranges(weights: Sequence[np.ndarray | Sequence[float] | None]) -> np.ndarray:
     """The ranges as rows (ranges x 1326), each checked as :func:`range_weights` does:
     arrays of the right shape are stacked and checked at once (a decision asks about every
@@ -381,8 +431,7 @@ def _ranges(weights: Sequence[np.ndarray | Sequence[float] | None]) -> np.ndarra
     arrays = [x for x in weights if isinstance(x, np.ndarray) and x.shape == (NUM_HOLDINGS,)]
     if len(arrays) == len(weights):
         w = np.array(arrays).astype(np.float64, copy=False)
-        # finite and non-negative in two reductions: NaN fails both comparisons
-        if w.min() >= 0 and w.max() < np.inf:
+        if _finite_non_negative(w.reshape(-1)):
             return w
     return np.stack([range_weights(x) for x in weights])
 

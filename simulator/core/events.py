@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from simulator.core.actions import ActionRecord
-from simulator.core.frozen import FrozenMap
+from simulator.core.frozen import FrozenMap, quick_init
 from simulator.core.streets import Street
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class HandStarted:
     hand_number: int
     button: int
@@ -23,7 +24,8 @@ class HandStarted:
     dealt_in: tuple[bool, ...]
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class HoleCardsDealt:
     """Private: a bot's own seat and cards, sent to it alone right after ``HandStarted``."""
 
@@ -31,24 +33,28 @@ class HoleCardsDealt:
     hole_cards: tuple[int, int]
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class ActionTaken:
     record: ActionRecord
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class BoardDealt:
     street: Street
     cards: tuple[int, ...]  # the new cards only
     board: tuple[int, ...]  # the whole board so far
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Showdown:
     shown: FrozenMap[int, tuple[int, int]]  # seat -> hole cards, for every seat that shows
 
 
-@dataclass(frozen=True)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class HandEnded:
     hand_number: int
     net: tuple[int, ...]  # chips won (+) or lost (-) per seat

@@ -12,6 +12,7 @@ TypeError: 'FrozenMap' object does not support item assignment
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import Any, TypeVar, overload
 
@@ -63,6 +64,20 @@ class FrozenMap(Mapping[K, V]):
     def items(self) -> ItemsView[K, V]:
         return self._items.items()
 
+    def with_item(self, key: K, value: V) -> FrozenMap[K, V]:
+        """A copy with ``key`` set to ``value``: one dict copy, where ``FrozenMap({**m, key:
+        value})`` reads every entry through ``__getitem__`` and copies twice (a modeller
+        replaces one opponent's weights at every action it steps).
+
+        >>> FrozenMap({1: "a"}).with_item(2, "b")
+        FrozenMap({1: 'a', 2: 'b'})
+        """
+        items = dict(self._items)
+        items[key] = value
+        out: FrozenMap[K, V] = FrozenMap.__new__(FrozenMap)
+        object.__setattr__(out, "_items", items)
+        return out
+
     def __hash__(self) -> int:
         return hash(frozenset(self._items.items()))
 
@@ -74,3 +89,39 @@ class FrozenMap(Mapping[K, V]):
 
     def __repr__(self) -> str:
         return f"FrozenMap({self._items!r})"
+
+
+R = TypeVar("R")
+
+
+def quick_init(cls: type[R]) -> type[R]:
+    """A frozen slots dataclass with an ``__init__`` that stores each field through its slot
+    (put above ``@dataclass(frozen=True, slots=True)``): the generated one goes through
+    ``object.__setattr__`` per field, about twice the cost, and the modeller and the engine
+    build several such records at every action of every bot. Fields with plain defaults
+    only (no factories, no ``__post_init__``): anything else is refused when the class is
+    made."""
+    if not dataclasses.is_dataclass(cls) or "__slots__" not in cls.__dict__ \
+            or hasattr(cls, "__post_init__"):
+        raise TypeError(f"quick_init: {cls.__name__} is not a slots dataclass without "
+                        f"__post_init__")
+    names: dict[str, Any] = {}
+    params, body = [], []
+    for f in dataclasses.fields(cls):
+        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"quick_init: {cls.__name__}.{f.name} needs the generated init")
+        names[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            names[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body or ["    pass"])
+    namespace: dict[str, Any] = {}
+    exec(source, names, namespace)  # noqa: S102 - the source is built from field names only
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls

@@ -14,7 +14,7 @@ simulator.core.errors.GameError: game.stack: expected more chips than the forced
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 from dataclasses import dataclass
 from typing import Literal
 
@@ -83,7 +83,9 @@ class GameConfig:
 
     def copy(self) -> GameConfig:
         """An equal, separate record: each bot gets its own, and the engine keeps its own."""
-        return dataclasses.replace(self)
+        # its fields as they are (checked and normalised when it was made): replace() would
+        # run __init__ and every check again, at each copy the engine hands out
+        return copy.copy(self)
 
     @property
     def is_limit(self) -> bool:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import copy
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -449,9 +449,13 @@ def observation_after(state: HandState, actions: Sequence[Action], seat: int | N
     return scratch.observation(who)
 
 
-def observations_along(obs: Observation) -> list[Observation]:
+def observations_along(obs: Observation, only: Collection[int] | None = None
+                       ) -> list[Observation]:
     """The observation of the player to act before each action of ``obs.history``, replayed
-    from the start of the hand: what each decision looked like (legal sets included).
+    from the start of the hand: what each decision looked like (legal sets included). With
+    ``only`` (indices into the history, ``len(obs.history)`` for ``obs``'s own state), those
+    alone, in the history's order: an observation costs more than a step, and the replay
+    stops after the last one asked for.
 
     Only ``obs``'s own seat's cards are real; the other seats get stand-in cards, which none
     of the public facts depend on. The last entry is ``obs``'s own state again.
@@ -464,6 +468,8 @@ def observations_along(obs: Observation) -> list[Observation]:
     >>> past = observations_along(s.observation(s.actor))
     >>> [(o.seat, str(o.legal)) for o in past]
     [(1, 'fold, call 1, raise to 4'), (0, 'fold, call 2, raise to 6'), (0, 'check, raise to 2')]
+    >>> [str(o.legal) for o in observations_along(s.observation(s.actor), only=(1,))]
+    ['fold, call 2, raise to 6']
     """
     folded = {r.seat for r in obs.history if r.kind is ActionKind.FOLD}
     dealt = [a or s in folded for s, a in enumerate(obs.active)]
@@ -479,10 +485,15 @@ def observations_along(obs: Observation) -> list[Observation]:
     board = tuple(obs.board) + tuple(next(spare) for _ in range(5 - len(obs.board)))
     state = HandState(obs.game, start, obs.button, holes, board,
                       hand_number=obs.hand_number, dealt_in=dealt)
-    out = []
-    for record in obs.history:
-        out.append(state.observation(int(record.seat)))
+    wanted = range(len(obs.history) + 1) if only is None else frozenset(only)
+    last = max(wanted, default=-1)
+    out: list[Observation] = []
+    for i, record in enumerate(obs.history):
+        if i > last:
+            return out
+        if i in wanted:
+            out.append(state.observation(int(record.seat)))
         state.apply(Action(record.kind, record.amount))
-    if state.actor is not None:
+    if state.actor is not None and len(obs.history) in wanted:
         out.append(state.observation(state.actor))
     return out
