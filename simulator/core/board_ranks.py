@@ -42,11 +42,14 @@ _FEW_ROWS = 4  # up to this many rows, each is ranked alone: the shared set-up c
 
 @numba.njit(cache=True, nogil=True)
 def rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
-              hold_b: np.ndarray, out: np.ndarray) -> None:
+              hold_b: np.ndarray, out: np.ndarray,
+              index: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> None:
     """``out[r, h]``: rank of holding h on ``board + runouts[r]``; 0 where h shares a card.
 
     ``runouts`` has shape (n, m) with m = 0, 1 or 2 extra cards per row, and a board with its
     runout holds at most five cards; ``hold_a`` is each holding's low card, as ``HOLD_A``.
+    ``index`` is :func:`holding_index` of the holdings, for a caller that asks often (it is
+    built here otherwise, where rows share their work).
 
     Without a flush only the ranks of the cards matter, so rows whose extra cards have the
     same ranks (13 or 91 distinct rank sets instead of 49 or 1176 rows) share one row of
@@ -72,11 +75,10 @@ def rank_rows(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
     n_hold = hold_a.shape[0]
     shared = np.empty((keys, n_hold), dtype=np.int16)
     built = np.zeros(keys, dtype=np.bool_)
-    start, members = _holders(hold_a, hold_b)
-    which = np.full((52, 52), -1, dtype=np.int64)  # the holding of two cards, either order
-    for h in range(n_hold):
-        which[hold_a[h], hold_b[h]] = h
-        which[hold_b[h], hold_a[h]] = h
+    if index is None:
+        start, members, which = holding_index(hold_a, hold_b)
+    else:
+        start, members, which = index
     for r in range(runouts.shape[0]):
         for j in range(m):
             cards[k + j] = runouts[r, j]
@@ -135,6 +137,20 @@ def _zero_holders(row: np.ndarray, cards: np.ndarray, start: np.ndarray,
     for c in cards:
         for i in range(start[c], start[c + 1]):
             row[members[i]] = 0
+
+
+@numba.njit(cache=True, nogil=True)
+def holding_index(hold_a: np.ndarray, hold_b: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where :func:`rank_rows` finds holdings by their cards: ``(start, members, which)``,
+    :func:`_holders`'s two, and ``which[a, b]``, the holding of cards a and b in either
+    order (-1 for none)."""
+    start, members = _holders(hold_a, hold_b)
+    which = np.full((52, 52), -1, dtype=np.int64)
+    for h in range(hold_a.shape[0]):
+        which[hold_a[h], hold_b[h]] = h
+        which[hold_b[h], hold_a[h]] = h
+    return start, members, which
 
 
 @numba.njit(cache=True, nogil=True)
@@ -225,6 +241,13 @@ def _with_two(cnt: np.int64, sc: np.int64, sm: np.int64, a: np.int64, b: np.int6
         | (np.int64(1) << (16 * (b & 3) + (b >> 2))), total)
 
 
+@lru_cache(maxsize=1)
+def _every_holding_index() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`holding_index` of all 1326 holdings, built once: a turn's ranks cost about six
+    times what building it does."""
+    return holding_index(HOLD_A, HOLD_B)
+
+
 _PAIRS = np.stack([HOLD_A, HOLD_B], axis=1)  # every two cards, in combinations' order
 
 
@@ -264,7 +287,7 @@ class BoardRanks:
 
     def _build(self, rows: np.ndarray) -> np.ndarray:
         out = np.empty((rows.shape[0], NUM_HOLDINGS), dtype=np.int16)
-        rank_rows(self._board_arr, rows, HOLD_A, HOLD_B, out)
+        rank_rows(self._board_arr, rows, HOLD_A, HOLD_B, out, _every_holding_index())
         return out
 
     def future(self, lookahead: int) -> tuple[np.ndarray, np.ndarray]:
