@@ -53,14 +53,11 @@ class HandValues:
         self.holes = tuple(holes)
         self.board = tuple(int(c) for c in board)
         self.rng, self.samples = rng, samples
-        self._equities: dict[tuple[int, ...], np.ndarray] = {}
-        self._share_lists: dict[tuple[int, ...], list[float]] = {}
+        self._shares: dict[tuple[int, ...], list[float]] = {}
 
     def equity(self, players: tuple[int, ...]) -> np.ndarray:
         """Showdown equity of each of ``players`` (seat order) on this board."""
-        if players not in self._equities:
-            self._equities[players] = self._compute(players)
-        return self._equities[players]
+        return np.array(self._shares_of(players), dtype=np.float64)
 
     def _compute(self, players: tuple[int, ...]) -> np.ndarray:
         if len(players) == 1:
@@ -92,12 +89,13 @@ class HandValues:
         players = tuple(s for s, live in enumerate(active) if live)
         if players:
             pot = sum(paid)
-            for s, share in zip(players, self._shares(players), strict=True):
+            for s, share in zip(players, self._shares_of(players), strict=True):
                 out[s] += pot * share
         return out
 
-    def _shares(self, players: tuple[int, ...]) -> list[float]:
-        """:meth:`equity` as Python floats, kept as the arrays are."""
-        if players not in self._share_lists:
-            self._share_lists[players] = self.equity(players).tolist()
-        return self._share_lists[players]
+    def _shares_of(self, players: tuple[int, ...]) -> list[float]:
+        """:meth:`equity` as Python floats, kept per set of players (a decision's actions
+        share them)."""
+        if players not in self._shares:
+            self._shares[players] = self._compute(players).tolist()
+        return self._shares[players]
