@@ -19,6 +19,12 @@ policy says. A policy question never changes the bot: the modeller answers from 
 of the hand at the observation, stepping through actions the hand never saw on a copy, and
 the bot's random draws are averaged out.
 
+Heads-up limit, with ``equilibrium.play``, the agent first plays the shipped equilibrium
+strategy (:mod:`agent.equilibrium.player`) against each opponent, and switches to the play
+above once that opponent's actions show it deviates (:mod:`agent.deviation`); the mode is
+fixed for a hand when it starts, so it is part of the learned model, never a hidden draw.
+Decisions taken in the equilibrium are not traced.
+
 Opponents are told apart by their seat names, so a model follows a bot when seats are
 permuted. The model lives for the bot's life (a block, in tournaments); ``model_file``
 starts it from a saved one (of the same game), which it only reads; ``close()`` saves the
@@ -36,6 +42,9 @@ from typing import Any
 import numpy as np
 
 from agent.calibration import ShowdownCalibration
+from agent.deviation import Portfolio, Reference
+from agent.equilibrium import strategy as strategy_file
+from agent.equilibrium.player import EquilibriumPlayer, refusal
 from agent.fold_cap import CallOutcomes, CappedCall, FoldCap, outcome_cap
 from agent.modeller import OpponentModeller
 from agent.modeller.hand import HandModel
@@ -98,6 +107,9 @@ class HeuristicAgent(BaseBot):
         self.context: BotContext | None = None
         self._tracer: TraceWriter | None = None
         self._names: tuple[str, ...] = ()
+        # heads-up limit with equilibrium.play: the strategy and the switch
+        self.equilibrium: EquilibriumPlayer | None = None
+        self.portfolio: Portfolio | None = None
 
     @classmethod
     def identity(cls, params: dict[str, Any]) -> dict[str, Any]:
@@ -124,6 +136,11 @@ class HeuristicAgent(BaseBot):
         if self.params.trace and context.directory is not None:
             self._tracer = TraceWriter(context.open_file(trace_name(context.block,
                                                                     context.permutation)))
+        if self.params.equilibrium.play and refusal(context.game, len(context.names)) is None:
+            self.equilibrium = EquilibriumPlayer(strategy_file.load())
+            self.portfolio = Portfolio(Reference.load(), self.params.equilibrium,
+                                       context.seat, max(context.game.blinds))
+            self.portfolio.frozen = self._frozen
 
     def freeze(self) -> None:
         """Learn nothing in this match (``simulator.LearningBot``): the opponent model, the
@@ -131,11 +148,15 @@ class HeuristicAgent(BaseBot):
         (``model_file`` loads a saved model in ``start``)."""
         self.modeller.freeze()
         self._frozen = True
+        if self.portfolio is not None:
+            self.portfolio.frozen = True
 
     def observe(self, event: Event) -> None:
         if isinstance(event, HandStarted):
             self._names = event.names
             self._capped_calls = []
+        if self.portfolio is not None:
+            self.portfolio.observe(event)
         if isinstance(event, Showdown) and self.context is not None and not self._frozen \
                 and self._names:
             hand = self.modeller.hand()
@@ -195,15 +216,29 @@ class HeuristicAgent(BaseBot):
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:
         """Each holding's chance of each action at ``observation`` (see the module doc)."""
+        if self._in_equilibrium():
+            assert self.equilibrium is not None
+            return self.equilibrium.policy(observation, holdings)
         rows = self.rows(observation, holding_indices(holdings, observation.board))
         return Policy(tuple(rows.actions), rows.probabilities)
 
+    def _in_equilibrium(self) -> bool:
+        return self.portfolio is not None and self.portfolio.now == "equilibrium"
+
     def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
         """The decision for our own holding: its row, and the action drawn from it."""
+        if self._in_equilibrium():
+            hole = observation.hole_cards
+            policy = self.policy(observation, ((hole[0], hole[1]),))
+            chosen = policy.actions[draw_index(policy.probabilities[0], self.rng)]
+            assert isinstance(chosen, Action)  # the equilibrium's actions are all fixed
+            return policy, chosen
         rows, action = self._decide(observation)
         return Policy(tuple(rows.actions), rows.probabilities), action
 
     def act(self, observation: Observation) -> Action:
+        if self._in_equilibrium():
+            return self.step_with_policy(observation)[1]
         return self._decide(observation)[1]
 
     def _decide(self, observation: Observation) -> tuple[Rows, Action]:

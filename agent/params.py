@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from agent.calibration import CalibrationParams
 from agent.defense import DefenseParams
+from agent.deviation import PortfolioParams
 from agent.evaluation import EvaluationParams
 from agent.fold_cap import FoldCapParams
 from agent.modeller import ModellerParams
@@ -75,6 +76,7 @@ class AgentParams(BaseModel):
     evaluation: EvaluationParams
     selector: SelectorParams
     fold_cap: FoldCapParams
+    equilibrium: PortfolioParams
     trust: TrustParams
     calibration: CalibrationParams
     defense: DefenseParams
