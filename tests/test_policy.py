@@ -39,6 +39,12 @@ def stealer(seed: int) -> HeuristicAgent:
     return HeuristicAgent(seed=seed, **{"modeller.prior_observations": 1})
 
 
+def equilibrium_first(seed: int) -> HeuristicAgent:
+    """The agent playing the equilibrium until the opponent deviates (heads-up limit): its
+    rows come from the strategy, then, once the random rival is found out, from the agent."""
+    return HeuristicAgent(seed=seed, **{"equilibrium.play": True})
+
+
 def test_it_is_a_policy_bot_and_refuses_bad_holdings() -> None:
     rec = recorded_decisions(agent, [RandomBot(seed=2)], LIMIT, 6, seed=1)
     assert isinstance(rec.bot, PolicyBot) and not isinstance(CallBot(), HeuristicAgent)
@@ -70,8 +76,8 @@ def test_an_observation_of_another_hand_is_refused() -> None:
         rec.bot.policy(obs, live_holdings(obs))
 
 
-@pytest.mark.parametrize("factory", [agent, value_raiser, stealer],
-                         ids=["default", "value-raise", "steal"])
+@pytest.mark.parametrize("factory", [agent, value_raiser, stealer, equilibrium_first],
+                         ids=["default", "value-raise", "steal", "equilibrium-first"])
 @pytest.mark.parametrize(("game", "seats", "hands"), [(LIMIT, 2, 30), (NOLIMIT, 3, 12)],
                          ids=["limit-heads-up", "nolimit-3"])
 def test_asking_changes_nothing(factory: Callable[[int], HeuristicAgent], game: GameConfig,
@@ -82,8 +88,8 @@ def test_asking_changes_nothing(factory: Callable[[int], HeuristicAgent], game: 
     assert no_side_effects(factory, rivals, game, hands, seed=5) >= 10
 
 
-@pytest.mark.parametrize("factory", [agent, value_raiser, stealer],
-                         ids=["default", "value-raise", "steal"])
+@pytest.mark.parametrize("factory", [agent, value_raiser, stealer, equilibrium_first],
+                         ids=["default", "value-raise", "steal", "equilibrium-first"])
 @pytest.mark.parametrize("game", [LIMIT, NOLIMIT], ids=["limit", "nolimit"])
 def test_rows_do_not_depend_on_the_real_cards(factory: Callable[[int], HeuristicAgent],
                                               game: GameConfig) -> None:
