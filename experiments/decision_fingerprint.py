@@ -7,6 +7,10 @@ every decision's trace record (strength, every candidate's E and its parameters,
 action; floats in full precision) into one file. Run it on two commits and compare the files:
 identical files mean identical decisions and identical numbers behind them.
 
+The agents play with ``equilibrium.play`` off: heads-up, two agents would otherwise play the
+shipped equilibrium against each other all match (neither deviates from it), and those
+decisions are a table look-up, not the pipeline this file watches.
+
     python experiments/decision_fingerprint.py OUT.jsonl [--scale 1.0]
     cmp before.jsonl after.jsonl
 """
@@ -36,7 +40,8 @@ def fingerprint(out: Path, scale: float) -> int:
     decisions = 0
     with open(out, "w", encoding="utf-8") as f, tempfile.TemporaryDirectory() as tmp:
         for name, game, seats, hands in MATCHES:
-            bots = [HeuristicAgent(seed=10 + s, trace=True) for s in range(seats)]
+            bots = [HeuristicAgent(seed=10 + s, trace=True, **{"equilibrium.play": False})
+                    for s in range(seats)]
             directory = Path(tmp) / name
             for result in play_match(game, bots, max(1, round(hands * scale)), seed=7,
                                      directory=directory):
