@@ -61,6 +61,9 @@ def _decision(record: DecisionRecord) -> list[str]:
             lines.append("    " + f"{c.action:<16}{c.E:>+9.2f}"
                          + "".join(f"{getattr(c, k):>8.3g}" for k in COLUMNS)
                          + f"{c.chance:>8.2f}  {c.source}")
+    if record.equilibrium is not None:
+        lines.append("    the equilibrium (no deviation seen yet): " + ", ".join(
+            f"{a} {p:.2f}" for a, p in record.equilibrium.items()))
     lines.append(f"    -> {record.chosen}")
     return lines
 

@@ -23,7 +23,7 @@ Heads-up limit, with ``equilibrium.play``, the agent first plays the shipped equ
 strategy (:mod:`agent.equilibrium.player`) against each opponent, and switches to the play
 above once that opponent's actions show it deviates (:mod:`agent.deviation`); the mode is
 fixed for a hand when it starts, so it is part of the learned model, never a hidden draw.
-Decisions taken in the equilibrium are not traced.
+A decision taken in the equilibrium is traced with the strategy's chances.
 
 Opponents are told apart by their seat names, so a model follows a bot when seats are
 permuted. The model lives for the bot's life (a block, in tournaments); ``model_file``
@@ -232,6 +232,8 @@ class HeuristicAgent(BaseBot):
             policy = self.policy(observation, ((hole[0], hole[1]),))
             chosen = policy.actions[draw_index(policy.probabilities[0], self.rng)]
             assert isinstance(chosen, Action)  # the equilibrium's actions are all fixed
+            if self._tracer is not None and self.context is not None:
+                self._tracer.write(decision_record(self.context, observation, policy, chosen))
             return policy, chosen
         rows, action = self._decide(observation)
         return Policy(tuple(rows.actions), rows.probabilities), action

@@ -20,7 +20,7 @@ from agent.traces import (
     PreflopRecord,
     StrengthRecord,
 )
-from simulator import Action, ActionKind, BotContext, Observation, Street
+from simulator import Action, ActionKind, BotContext, Observation, Policy, Street
 from simulator.core.cards import format_cards
 
 
@@ -67,14 +67,19 @@ class _Common(TypedDict):
     chosen: str
 
 
-def decision_record(context: BotContext, obs: Observation, rows: PreflopRows | PostflopRows,
-                    action: Action) -> DecisionRecord:
+def decision_record(context: BotContext, obs: Observation,
+                    rows: PreflopRows | PostflopRows | Policy, action: Action) -> DecisionRecord:
+    """The record of a decision from the rows it was drawn from: the pipeline's, or the
+    equilibrium's row (a ``Policy``) while the agent plays the equilibrium."""
     common: _Common = {"block": context.block, "perm": context.permutation, "hand": obs.hand_number,
               "seat": obs.seat, "street": obs.street.label,
               "hole": format_cards(obs.hole_cards), "board": format_cards(obs.board),
               "pot": obs.pot, "to_call": obs.legal.call_amount, "chosen": str(action)}
     if isinstance(rows, PreflopRows):
         return DecisionRecord(**common, preflop=_preflop(rows, obs))
+    if isinstance(rows, Policy):
+        return DecisionRecord(**common, equilibrium={
+            str(a): float(p) for a, p in zip(rows.actions, rows.probabilities[0], strict=True)})
     s = rows.strength
     strength = StrengthRecord(hs=[float(x) for x in s.hs[0]], hs_n=float(s.hs_n[0]),
                               ppot=float(s.ppot[0]), npot=float(s.npot[0]),

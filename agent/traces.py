@@ -3,7 +3,8 @@
 With tracing on, the agent writes ``trace-b{block}-p{perm}.jsonl`` into its directory of the
 output dir (``<output>/bots/<seat name>/``). Each line is a :class:`DecisionRecord` (the
 hand and street, its strength, the pre-flop rules' view or every candidate's E with where
-its parameters came from, the chances, the chosen action) or, last for a hand, an
+its parameters came from, or, while it plays the equilibrium, that strategy's chances; the
+chosen action) or, last for a hand, an
 :class:`EndRecord` (its public course and our result). Records are validated both ways: the
 agent writes only what the schema allows, and a reader refuses a malformed line with a
 :class:`TraceError` naming it. Off by default, and then it costs nothing: the agent never
@@ -105,6 +106,7 @@ class DecisionRecord(_Record):
     strength: StrengthRecord | None = None
     continued_aggression: bool = False
     candidates: list[CandidateRecord] = []
+    equilibrium: dict[str, float] | None = None  # the strategy's chances, in that mode
     chosen: str
 
 

@@ -23,7 +23,11 @@ from agent.deviation import (
 )
 from agent.heuristic import HeuristicAgent
 from agent.rivals.cfr import CfrBot
+from agent.traces import DecisionRecord, parse_record
 from simulator import GameConfig
+from simulator.arena.config import parse_config
+from simulator.arena.tournament import run_tournament
+from simulator.cli import main as holdem
 from simulator.core.actions import ActionKind, ActionRecord
 from simulator.core.streets import Street
 from simulator.play.baseline import CallBot
@@ -186,3 +190,29 @@ def test_other_games_never_use_it() -> None:
                  GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=400, cap=3)]:
         rec = recorded_decisions(player, [CallBot()], game, 2, seed=1)
         assert rec.bot.portfolio is None
+
+
+def test_a_traced_run_explains_the_equilibrium_and_then_the_pipeline(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    config = parse_config({"game": {"variant": "limit", "blinds": [1, 2], "small_bet": 2},
+                           "seats": [{"name": "hero", "bot": "heuristic",
+                                      "params": {"trace": True}},
+                                     {"name": "villain", "bot": "call"}],
+                           "hands": 40, "block_size": 40, "seed": 3, "luck": False,
+                           "output": {"dir": str(out), "plots": False}})
+    run_tournament(config, progress=False, inline=True)
+    records = [parse_record(line) for line in
+               (out / "bots" / "hero" / "trace-b0-p0.jsonl").read_text().splitlines()]
+    chosen = [r for r in records if isinstance(r, DecisionRecord)]
+    first, last = chosen[0], chosen[-1]
+    assert first.equilibrium is not None and first.preflop is None
+    assert sum(first.equilibrium.values()) == pytest.approx(1.0)
+    assert first.chosen in first.equilibrium and first.equilibrium[first.chosen] > 0
+    assert last.equilibrium is None and (last.preflop or last.strength) is not None
+    for hand, shown in [(first.hand, "the equilibrium (no deviation seen yet)"),
+                        (last.hand, "->")]:
+        assert holdem(["explain", str(out), "--block", "0", "--hand", str(hand)]) == 0
+        text = capsys.readouterr().out
+        assert shown in text
+        assert ("the equilibrium" in text) == (hand == first.hand)
