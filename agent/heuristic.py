@@ -218,6 +218,7 @@ class HeuristicAgent(BaseBot):
         """Each holding's chance of each action at ``observation`` (see the module doc)."""
         if self._in_equilibrium():
             assert self.equilibrium is not None
+            self.modeller.check_hand(observation)  # this hand's mode answers this hand only
             return self.equilibrium.policy(observation, holdings)
         rows = self.rows(observation, holding_indices(holdings, observation.board))
         return Policy(tuple(rows.actions), rows.probabilities)

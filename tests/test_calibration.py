@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from agent_support import pipeline
 from test_heuristic_agent import LIMIT, Script, deal_with, one_hand
 
 from agent.calibration import ShowdownCalibration, fit, logit
@@ -68,12 +69,12 @@ def _river_call_chance(agent: HeuristicAgent) -> float:
 
 def test_a_river_bet_that_always_won_its_showdowns_is_called_less() -> None:
     # each agent plays the hand once: a second hand would meet what the first taught it
-    plain = _river_call_chance(HeuristicAgent(seed=1, **{"calibration.enabled": True}))
-    warned = HeuristicAgent(seed=1, **{"calibration.enabled": True})
+    plain = _river_call_chance(pipeline(seed=1, **{"calibration.enabled": True}))
+    warned = pipeline(seed=1, **{"calibration.enabled": True})
     for hs in np.linspace(0.3, 0.95, 200):
         warned.calibration.add("p0/bet", float(hs), 0.0)  # p0's river bets always won
     assert _river_call_chance(warned) < 0.5 * plain
-    elsewhere = HeuristicAgent(seed=1, **{"calibration.enabled": True})
+    elsewhere = pipeline(seed=1, **{"calibration.enabled": True})
     for hs in np.linspace(0.3, 0.95, 200):
         elsewhere.calibration.add("p0/quiet", float(hs), 0.0)  # its checked-down hands
     assert _river_call_chance(elsewhere) == plain
@@ -82,7 +83,7 @@ def test_a_river_bet_that_always_won_its_showdowns_is_called_less() -> None:
 def test_the_agent_learns_from_showdowns_unless_frozen() -> None:
     game = LIMIT
     for frozen in (False, True):
-        agent = HeuristicAgent(seed=3, **{"calibration.enabled": True})
+        agent = pipeline(seed=3, **{"calibration.enabled": True})
         if frozen:
             agent.freeze()
         results = list(play_match(game, [agent, CallBot()], 40, seed=8,

@@ -9,6 +9,7 @@ from itertools import islice
 
 import numpy as np
 import pytest
+from agent_support import pipeline
 from policy_support import (
     consistent_with_act,
     independent_of_real_cards,
@@ -32,11 +33,11 @@ CAP = 1.5
 
 
 def capped_agent(seed: int) -> HeuristicAgent:
-    return HeuristicAgent(seed=seed, **{"fold_cap.cap": CAP})
+    return pipeline(seed=seed, **{"fold_cap.cap": CAP})
 
 
 def plain_agent(seed: int) -> HeuristicAgent:
-    return HeuristicAgent(seed=seed)
+    return pipeline(seed=seed)
 
 
 def frozen(factory):

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from agent_support import pipeline
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,7 +87,7 @@ def one_hand(game: GameConfig, bots: list[BaseBot], deal: Deal, button: int,
 def test_it_raises_aces_preflop_from_every_seat(button: int) -> None:
     for game in (LIMIT, NOLIMIT):
         bots: list[BaseBot] = [CallBot() for _ in range(6)]
-        bots[2] = HeuristicAgent(seed=button)
+        bots[2] = pipeline(seed=button)
         spy = one_hand(game, bots, deal_with(6, 2, "AhAd", "2c7d9sJhKc"), button, 2)
         first = spy.seen[0]
         assert first[0].street is Street.PREFLOP and first[1].kind.value == "r", first
@@ -96,11 +97,11 @@ def test_it_folds_72o_under_the_gun_and_facing_a_raise() -> None:
     for seed in range(10):
         # 6-max, button 5: seat 2 is under the gun; seat 3 faces UTG's raise
         bots: list[BaseBot] = [CallBot() for _ in range(6)]
-        bots[2] = HeuristicAgent(seed=seed)
+        bots[2] = pipeline(seed=seed)
         spy = one_hand(LIMIT, bots, deal_with(6, 2, "7c2d", "AhKhQs3s4d"), 5, 2)
         assert spy.seen[0][1] == Action.fold()
         bots = [CallBot() for _ in range(6)]
-        bots[2], bots[3] = RaiseBot(), HeuristicAgent(seed=seed)
+        bots[2], bots[3] = RaiseBot(), pipeline(seed=seed)
         spy = one_hand(LIMIT, bots, deal_with(6, 3, "7c2d", "AhKhQs3s4d"), 5, 3)
         obs, action = spy.seen[0]
         assert obs.legal.call_amount > 1 and action == Action.fold()
@@ -114,7 +115,7 @@ def test_it_bets_the_nuts_on_the_river_when_checked_to() -> None:
     bets = 0
     for seed in range(40):
         # heads-up: seat 1 is the button and acts last after the flop; a royal flush
-        bots: list[BaseBot] = [Script(), HeuristicAgent(seed=seed)]
+        bots: list[BaseBot] = [Script(), pipeline(seed=seed)]
         spy = one_hand(LIMIT, bots, deal_with(2, 1, "AsKs", "QsJsTs2d7c", seed), 1, 1)
         river = [(o, a) for o, a in _decisions(spy, Street.RIVER) if o.legal.call_amount == 0]
         assert river, "the agent reached the river with nothing to call"
@@ -125,7 +126,7 @@ def test_it_bets_the_nuts_on_the_river_when_checked_to() -> None:
 def test_it_calls_a_flush_draw_getting_the_right_price() -> None:
     for seed in range(30):
         # seat 0 (big blind, first to act after the flop) bets the flop into the agent
-        bots: list[BaseBot] = [Script(bets=(Street.FLOP,)), HeuristicAgent(seed=seed)]
+        bots: list[BaseBot] = [Script(bets=(Street.FLOP,)), pipeline(seed=seed)]
         spy = one_hand(LIMIT, bots, deal_with(2, 1, "Ah5h", "Kh8h2c9s3d", seed), 1, 1)
         flop = [(o, a) for o, a in _decisions(spy, Street.FLOP) if o.legal.call_amount > 0]
         assert flop, "the agent did not face the flop bet"
@@ -139,7 +140,7 @@ def test_it_calls_a_flush_draw_getting_the_right_price() -> None:
 def test_no_fault_and_no_illegal_action_at_any_table(game: GameConfig, seats: int,
                                                      hands: int) -> None:
     agents = max(1, seats // 2)
-    bots = [HeuristicAgent(seed=s) for s in range(agents)]
+    bots = [pipeline(seed=s) for s in range(agents)]
     bots += [RandomBot(seed=100 + s) for s in range(seats - agents)]
     names = [f"s{i}" for i in range(seats)]
     results = list(play_match(game, bots, hands, seed=seats, names=names,
@@ -151,7 +152,7 @@ def test_no_fault_and_no_illegal_action_at_any_table(game: GameConfig, seats: in
 
 def test_a_seed_replays_the_same_match() -> None:
     def match() -> list[tuple[int, ...]]:
-        bots = [HeuristicAgent(seed=4), HeuristicAgent(seed=5), RandomBot(seed=6)]
+        bots = [pipeline(seed=4), pipeline(seed=5), RandomBot(seed=6)]
         return [r.net for r in play_match(NOLIMIT, bots, 60, seed=9)]
 
     assert match() == match()
@@ -163,7 +164,7 @@ def test_a_seed_replays_the_same_match() -> None:
 def test_no_limit_agent_never_offers_an_illegal_size(seed: int, seats: int,
                                                      stacks: list[int]) -> None:
     game = GameConfig(variant="nolimit", blinds=(1, 2), stack=400, reset_stacks=False)
-    agent = Spy(HeuristicAgent(seed=seed))
+    agent = Spy(pipeline(seed=seed))
     bots: list[BaseBot] = [agent] + [RandomBot(seed=seed + s) for s in range(1, seats)]
     rng = np.random.default_rng(seed)
     deal_cards = rng.permutation(52).tolist()
@@ -236,7 +237,7 @@ HEADS_UP = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=2000)
 def test_the_big_blind_defends_by_pot_odds_where_the_rules_fold(hole: str) -> None:
     # heads-up, the button raises: 2 to call into 6 buys a quarter of the pot
     for enabled, expected in ((True, Action.call()), (False, Action.fold())):
-        agent = HeuristicAgent(seed=1, **{"defense.enabled": enabled})
+        agent = pipeline(seed=1, **{"defense.enabled": enabled})
         spy = one_hand(HEADS_UP, [RaiseBot(), agent], deal_with(2, 1, hole, "AhKhQs3s4d"),
                        0, 1)
         obs, action = spy.seen[0]
@@ -246,7 +247,7 @@ def test_the_big_blind_defends_by_pot_odds_where_the_rules_fold(hole: str) -> No
 
 def test_the_defence_still_folds_trash() -> None:
     for seed in range(5):
-        spy = one_hand(HEADS_UP, [RaiseBot(), HeuristicAgent(seed=seed)],
+        spy = one_hand(HEADS_UP, [RaiseBot(), pipeline(seed=seed)],
                        deal_with(2, 1, "7c2d", "AhKhQs3s4d"), 0, 1)
         assert spy.seen[0][1] == Action.fold()
 
@@ -259,7 +260,7 @@ def test_a_hand_ahead_of_the_range_raises_for_value_where_the_rules_call(hole: s
     # holds 0.549 and does not. The rules only call either.
     assert (equity(parse_cards(hole), ()) >= 0.55) is raises
     for on in (False, True):
-        agent = HeuristicAgent(seed=1, **{"defense.value_raise": on, "defense.value_edge": 1.1})
+        agent = pipeline(seed=1, **{"defense.value_raise": on, "defense.value_edge": 1.1})
         spy = one_hand(HEADS_UP, [agent, CallBot()], deal_with(2, 0, hole, "2h3h4s8sJd"), 0, 0)
         expected = Action.raise_to(4) if on and raises else Action.call()
         assert spy.seen[0][1] == expected, (hole, on)
@@ -269,7 +270,7 @@ def test_a_value_raise_reads_the_range_the_modeller_narrowed() -> None:
     # A8o holds 0.6 against a random hand, but facing a raise the modeller reads the raiser's
     # range as its strongest fifth, against which A8o is behind: it calls and does not raise
     assert equity(parse_cards("Ac8d"), ()) > 0.55
-    agent = HeuristicAgent(seed=1, **{"defense.value_raise": True, "defense.value_edge": 1.1})
+    agent = pipeline(seed=1, **{"defense.value_raise": True, "defense.value_edge": 1.1})
     spy = one_hand(HEADS_UP, [RaiseBot(), agent], deal_with(2, 1, "Ac8d", "2h3h4s6s7h"), 0, 1)
     assert spy.seen[0][1] == Action.call()
 
@@ -286,10 +287,10 @@ def test_the_button_steals_only_from_a_player_it_has_seen_fold() -> None:
     # folds (Table B.2's default would have half the big blinds fold, and pay for a raise of
     # anything); once the modeller has seen Folder fold to its raises, 7c2d raises too
     deal = deal_with(2, 0, "7c2d", "2h3h4s8sJd")
-    fresh = HeuristicAgent(seed=1, **{"defense.steal": True})
+    fresh = pipeline(seed=1, **{"defense.steal": True})
     assert one_hand(HEADS_UP, [fresh, Folder()], deal, 0, 0).seen[0][1] == Action.call()
     for on in (False, True):
-        agent = HeuristicAgent(seed=1, **{"defense.steal": on})
+        agent = pipeline(seed=1, **{"defense.steal": on})
         list(play_match(HEADS_UP, [agent, Folder()], 120, seed=3, names=["p0", "p1"]))
         assert agent.modeller.seen_fold(1, Street.PREFLOP, 1) > 0.5
         spy = one_hand(HEADS_UP, [agent, Folder()], deal, 0, 0)
@@ -299,7 +300,7 @@ def test_the_button_steals_only_from_a_player_it_has_seen_fold() -> None:
 def test_the_button_does_not_steal_from_a_player_who_never_folds() -> None:
     # the modeller has seen CallBot call every raise: 7c2d is not worth one; aces still raise
     # (the rules do)
-    agent = HeuristicAgent(seed=1, **{"defense.steal": True})
+    agent = pipeline(seed=1, **{"defense.steal": True})
     list(play_match(HEADS_UP, [agent, CallBot()], 120, seed=3, names=["p0", "p1"]))
     assert agent.modeller.frequencies(1, Street.PREFLOP, 1)[0] < 0.05
     for hole, raises in (("7c2d", False), ("AcAd", True)):
@@ -385,7 +386,7 @@ def test_trust_by_line_learns_apart_from_bets_and_from_the_rest() -> None:
     # weights put them, its checks are not (Loki-1 keeps the strong holdings after a check),
     # so the trust after its bets ends higher. Without by_line one trust serves both
     for by_line in (True, False):
-        agent = HeuristicAgent(seed=2, **{"trust.by_line": by_line})
+        agent = pipeline(seed=2, **{"trust.by_line": by_line})
         list(play_match(HEADS_UP, [agent, MonteCarloBot(seed=3)], 150, seed=4,
                         names=["p0", "p1"]))
         after_bets, after_rest = (agent.trust.alpha("p1", line) for line in (True, False))
@@ -396,7 +397,7 @@ def test_trust_by_line_learns_apart_from_bets_and_from_the_rest() -> None:
 
 
 def test_a_decision_mixes_each_range_by_the_trust_of_its_last_action() -> None:
-    agent = HeuristicAgent(seed=1, **{"trust.by_line": True})
+    agent = pipeline(seed=1, **{"trust.by_line": True})
     for _ in range(40):  # bets that the weights predicted, and checks that they did not
         agent.trust.add("p0", p_weights=0.004, p_uniform=0.001, bet=True)
         agent.trust.add("p0", p_weights=0.0001, p_uniform=0.001, bet=False)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from agent_support import pipeline
 from policy_support import (
     at_decision,
     consistent_with_act,
@@ -28,21 +29,23 @@ def agent(seed: int) -> HeuristicAgent:
 
 
 def value_raiser(seed: int) -> HeuristicAgent:
-    """The agent with its pre-flop value raises on (an option that changes rows and draws)."""
-    return HeuristicAgent(seed=seed, **{"defense.value_raise": True})
+    """The pipeline with its pre-flop value raises on (an option that changes rows and
+    draws)."""
+    return pipeline(seed=seed, **{"defense.value_raise": True})
 
 
 def stealer(seed: int) -> HeuristicAgent:
     """The agent trusting the folds it has seen from the first one: its pre-flop steals (which
     ask the modeller about a raise that was not made) start within these tests' few hands,
     where the default's wait for 20 observations would leave them all but silent."""
-    return HeuristicAgent(seed=seed, **{"modeller.prior_observations": 1})
+    return pipeline(seed=seed, **{"modeller.prior_observations": 1})
 
 
-def equilibrium_first(seed: int) -> HeuristicAgent:
-    """The agent playing the equilibrium until the opponent deviates (heads-up limit): its
-    rows come from the strategy, then, once the random rival is found out, from the agent."""
-    return HeuristicAgent(seed=seed, **{"equilibrium.play": True})
+def pipeline_only(seed: int) -> HeuristicAgent:
+    """The pipeline from the first hand. The default (``agent``) plays the equilibrium in
+    heads-up limit until the opponent deviates: its rows come from the strategy, then, once
+    the random rival is found out, from the pipeline."""
+    return pipeline(seed=seed)
 
 
 def test_it_is_a_policy_bot_and_refuses_bad_holdings() -> None:
@@ -76,8 +79,8 @@ def test_an_observation_of_another_hand_is_refused() -> None:
         rec.bot.policy(obs, live_holdings(obs))
 
 
-@pytest.mark.parametrize("factory", [agent, value_raiser, stealer, equilibrium_first],
-                         ids=["default", "value-raise", "steal", "equilibrium-first"])
+@pytest.mark.parametrize("factory", [agent, value_raiser, stealer, pipeline_only],
+                         ids=["default", "value-raise", "steal", "pipeline"])
 @pytest.mark.parametrize(("game", "seats", "hands"), [(LIMIT, 2, 30), (NOLIMIT, 3, 12)],
                          ids=["limit-heads-up", "nolimit-3"])
 def test_asking_changes_nothing(factory: Callable[[int], HeuristicAgent], game: GameConfig,
@@ -88,8 +91,8 @@ def test_asking_changes_nothing(factory: Callable[[int], HeuristicAgent], game: 
     assert no_side_effects(factory, rivals, game, hands, seed=5) >= 10
 
 
-@pytest.mark.parametrize("factory", [agent, value_raiser, stealer, equilibrium_first],
-                         ids=["default", "value-raise", "steal", "equilibrium-first"])
+@pytest.mark.parametrize("factory", [agent, value_raiser, stealer, pipeline_only],
+                         ids=["default", "value-raise", "steal", "pipeline"])
 @pytest.mark.parametrize("game", [LIMIT, NOLIMIT], ids=["limit", "nolimit"])
 def test_rows_do_not_depend_on_the_real_cards(factory: Callable[[int], HeuristicAgent],
                                               game: GameConfig) -> None:

@@ -316,14 +316,17 @@ class OpponentModeller:
         return self.path_at(history, board, street)[-1]
 
     def path_of(self, obs: Observation) -> list[HandModel]:
-        """:meth:`path_at` for an observation of the hand in progress. One of another hand
-        is refused: the pictures are this hand's, so its actions would be read against this
-        hand's board and blinds."""
+        """:meth:`path_at` for an observation of the hand in progress (:meth:`check_hand`)."""
+        self.check_hand(obs)
+        return self.path_at(obs.history, obs.board, obs.street)
+
+    def check_hand(self, obs: Observation) -> None:
+        """Refuse an observation of another hand than the one in progress: the pictures are
+        this hand's, so its actions would be read against this hand's board and blinds."""
         if obs.hand_number != self._hand_number:
             raise ModellerError(f"an observation of hand {obs.hand_number}, but the hand in "
                                 f"progress is {self._hand_number}: a bot answers for the "
                                 f"hand it is playing")
-        return self.path_at(obs.history, obs.board, obs.street)
 
     def path_at(self, history: Sequence[ActionRecord], board: Sequence[int],
                 street: Street | None = None) -> list[HandModel]:
