@@ -46,12 +46,16 @@ def seat(job: tuple[str, int, int, int]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rivals", nargs="*", choices=RIVALS, default=list(RIVALS))
+    parser.add_argument("rivals", nargs="*", help=f"of {', '.join(RIVALS)} (default: all)")
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=9502, help="a tuning seed (9000 and up)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    jobs = [(r, args.hands, args.seed, perm) for r in args.rivals for perm in (0, 1)]
+    unknown = [r for r in args.rivals if r not in RIVALS]
+    if unknown:
+        parser.error(f"unknown rival {unknown[0]!r}: choose from {', '.join(RIVALS)}")
+    rivals = args.rivals or list(RIVALS)
+    jobs = [(r, args.hands, args.seed, perm) for r in rivals for perm in (0, 1)]
     with ProcessPoolExecutor(args.workers) as pool:
         for line in pool.map(seat, jobs):
             print(line, flush=True)
