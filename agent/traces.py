@@ -22,9 +22,16 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 
 from simulator import HoldemError
 from simulator.core.files import NONBLOCK
@@ -108,6 +115,15 @@ class DecisionRecord(_Record):
     candidates: list[CandidateRecord] = []
     equilibrium: dict[str, float] | None = None  # the strategy's chances, in that mode
     chosen: str
+
+    @model_serializer(mode="wrap")
+    def _written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Without ``equilibrium`` unless it was played: a pipeline decision's line stays as
+        it was before the mode existed."""
+        data: dict[str, Any] = handler(self)
+        if self.equilibrium is None:
+            data.pop("equilibrium", None)
+        return data
 
 
 class EndRecord(_Record):
