@@ -202,8 +202,11 @@ def test_a_traced_run_explains_the_equilibrium_and_then_the_pipeline(
                            "hands": 40, "block_size": 40, "seed": 3, "luck": False,
                            "output": {"dir": str(out), "plots": False}})
     run_tournament(config, progress=False, inline=True)
-    records = [parse_record(line) for line in
-               (out / "bots" / "hero" / "trace-b0-p0.jsonl").read_text().splitlines()]
+    lines = (out / "bots" / "hero" / "trace-b0-p0.jsonl").read_text().splitlines()
+    records = [parse_record(line) for line in lines]
+    # a pipeline decision's line is as it was before the mode: no equilibrium key at all
+    decided = [line for line in lines if '"kind":"decision"' in line]
+    assert '"equilibrium"' in decided[0] and '"equilibrium"' not in decided[-1]
     chosen = [r for r in records if isinstance(r, DecisionRecord)]
     first, last = chosen[0], chosen[-1]
     assert first.equilibrium is not None and first.preflop is None
