@@ -5,10 +5,11 @@ that strategy until its opponent shows it can be exploited, and its own exploiti
 after (Ganzfried & Sandholm's *safe opponent exploitation* and the field's "equilibrium until
 proven exploitable"). Three pure parts, and one record of what was learned:
 
-* **Where a decision was taken** (:func:`decisions`): an opponent's every action, keyed by
-  the public facts of its spot. A key is ``(street, on the button, facing a bet, bets this
-  round)``, the big blind counted as the first pre-flop bet as ``GameConfig.cap`` counts it;
-  its column is 0 fold, 1 check or call, 2 bet or raise.
+* **Where a decision was taken** (:func:`decisions`): every action of the hand, keyed by
+  the public facts of its spot as the hand's betting record tells them
+  (:class:`simulator.core.betting.Move`). A key is ``(street, on the button, facing a bet,
+  bets this round)``, the big blind counted as the first pre-flop bet as ``GameConfig.cap``
+  counts it; its column is 0 fold, 1 check or call, 2 bet or raise.
 * **What the equilibrium does there** (:class:`Reference`): the chance of each column at
   each key when the strategy plays itself, counted by
   ``experiments/make_equilibrium_reference.py`` and shipped in
@@ -28,10 +29,14 @@ back to the equilibrium for good: exploiting a player who beats the exploiting p
 worth its price.
 
 >>> from simulator.core.actions import ActionKind, ActionRecord
+>>> from simulator.core.betting import Betting
+>>> from simulator.core.game import GameConfig
 >>> from simulator.core.streets import Street
 >>> limp = ActionRecord(1, Street.PREFLOP, ActionKind.CALL, None, 1)
 >>> check = ActionRecord(0, Street.PREFLOP, ActionKind.CALL, None, 0)
->>> [(d.seat, d.key, d.column) for d in decisions((limp, check), button=1)]
+>>> game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
+>>> hand = Betting.start(game, button=1, stacks=(100, 100)).apply(limp).apply(check)
+>>> [(d.seat, d.key, d.column) for d in decisions(hand.moves, button=1)]
 [(1, (0, True, True, 1), 1), (0, (0, False, False, 1), 1)]
 >>> ref = Reference({(0, True, True, 1): (0.2, 0.3, 0.5)})
 >>> never_raises = {(0, True, True, 1): np.array([0.0, 20.0, 0.0])}
@@ -51,11 +56,10 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from simulator.core.actions import ActionKind, ActionRecord
+from simulator.core.actions import ActionKind
+from simulator.core.betting import Move
 from simulator.core.errors import HoldemError
-from simulator.core.events import ActionTaken, Event, HandEnded, HandStarted
 from simulator.core.packaged import packaged_file
-from simulator.core.streets import Street
 
 Key = tuple[int, bool, bool, int]
 Mode = Literal["equilibrium", "exploit"]
@@ -77,22 +81,10 @@ class Decided:
     column: int
 
 
-def decisions(actions: Sequence[ActionRecord], button: int) -> list[Decided]:
+def decisions(moves: Sequence[Move], button: int) -> list[Decided]:
     """Every action of a heads-up hand with the key of its spot (module doc)."""
-    out: list[Decided] = []
-    street: Street | None = None
-    bets, aggressor = 0, -1
-    for record in actions:
-        if record.street is not street:
-            street = record.street
-            # the big blind (the seat off the button) made the first pre-flop bet
-            bets, aggressor = (1, 1 - button) if street is Street.PREFLOP else (0, -1)
-        facing = aggressor >= 0 and aggressor != record.seat
-        out.append(Decided(record.seat, (int(street), record.seat == button, facing, bets),
-                           COLUMN[record.kind]))
-        if record.kind is ActionKind.RAISE:
-            bets, aggressor = bets + 1, record.seat
-    return out
+    return [Decided(m.seat, (int(m.street), m.seat == button, m.to_call > 0, m.bets),
+                    COLUMN[m.record.kind]) for m in moves]
 
 
 @dataclass(frozen=True)
@@ -185,46 +177,39 @@ class PortfolioParams(BaseModel):
 class Portfolio:
     """Per opponent name, the mode of the next hand, learned after each hand (module doc).
 
-    As an observer of a heads-up hand from ``seat`` (:meth:`observe`), it fixes the hand's
-    mode (``now``) when the hand starts and, unless ``frozen``, learns when it ends, with
-    results in units of ``unit`` chips."""
+    Heads-up from ``seat``: :meth:`start_hand` fixes the hand's mode (``now``) before any
+    card; :meth:`end_hand` learns from its betting and our result."""
 
-    def __init__(self, reference: Reference, params: PortfolioParams, seat: int,
-                 unit: int) -> None:
+    def __init__(self, reference: Reference, params: PortfolioParams, seat: int) -> None:
         self.reference = reference
         self.params = params
-        self.seat, self.unit = seat, unit
-        self.frozen = False
+        self.seat = seat
         self.opponents: dict[str, Opponent] = {}
         self.now: Mode = "equilibrium"
-        self._names: tuple[str, ...] = ()
-        self._button = 0
-        self._actions: list[ActionRecord] = []
+        self._opponent, self._button = "", 0
 
-    def observe(self, event: Event) -> None:
-        if isinstance(event, HandStarted):
-            self._names, self._button, self._actions = event.names, event.button, []
-            self.now = self.mode(event.names[1 - self.seat])
-        elif isinstance(event, ActionTaken):
-            self._actions.append(event.record)
-        elif isinstance(event, HandEnded) and self._names and not self.frozen:
-            other = 1 - self.seat
-            self.learn(self._names[other], other, self.now, self._actions, self._button,
-                       event.net[self.seat] / self.unit)
+    def start_hand(self, names: Sequence[str], button: int) -> None:
+        self._opponent, self._button = names[1 - self.seat], button
+        self.now = self.mode(self._opponent)
+
+    def end_hand(self, moves: Sequence[Move], net: float) -> None:
+        """The hand just played (every move of its betting), which we won ``net`` in (in
+        any fixed unit)."""
+        self.learn(self._opponent, 1 - self.seat, self.now, moves, self._button, net)
 
     def mode(self, name: str) -> Mode:
         known = self.opponents.get(name)
         return "equilibrium" if known is None else known.mode
 
-    def learn(self, name: str, seat: int, played: Mode, actions: Sequence[ActionRecord],
-              button: int, net: float) -> None:
+    def learn(self, name: str, seat: int, played: Mode, moves: Sequence[Move], button: int,
+              net: float) -> None:
         """One finished hand against ``name`` (in ``seat``), which we played in ``played``
-        mode and won ``net`` in (in small bets, or any fixed unit)."""
+        mode and won ``net`` in."""
         known = self.opponents.setdefault(name, Opponent())
         if known.settled:
             return
         if played == "equilibrium":
-            for d in decisions(actions, button):
+            for d in decisions(moves, button):
                 if d.seat == seat:
                     row = known.counts.setdefault(d.key, np.zeros(3))
                     row[d.column] += 1

@@ -138,9 +138,7 @@ class HeuristicAgent(BaseBot):
                                                                     context.permutation)))
         if self.params.equilibrium.play and refusal(context.game, len(context.names)) is None:
             self.equilibrium = EquilibriumPlayer(strategy_file.load())
-            self.portfolio = Portfolio(Reference.load(), self.params.equilibrium,
-                                       context.seat, max(context.game.blinds))
-            self.portfolio.frozen = self._frozen
+            self.portfolio = Portfolio(Reference.load(), self.params.equilibrium, context.seat)
 
     def freeze(self) -> None:
         """Learn nothing in this match (``simulator.LearningBot``): the opponent model, the
@@ -148,15 +146,13 @@ class HeuristicAgent(BaseBot):
         (``model_file`` loads a saved model in ``start``)."""
         self.modeller.freeze()
         self._frozen = True
-        if self.portfolio is not None:
-            self.portfolio.frozen = True
 
     def observe(self, event: Event) -> None:
         if isinstance(event, HandStarted):
             self._names = event.names
             self._capped_calls = []
-        if self.portfolio is not None:
-            self.portfolio.observe(event)
+            if self.portfolio is not None:
+                self.portfolio.start_hand(event.names, event.button)
         if isinstance(event, Showdown) and self.context is not None and not self._frozen \
                 and self._names:
             hand = self.modeller.hand()
@@ -166,8 +162,12 @@ class HeuristicAgent(BaseBot):
         self.modeller.observe(event)
         if isinstance(event, HandEnded) and self.context is not None:
             if not self._frozen:
+                big_blind = max(self.context.game.blinds)
                 self.call_outcomes.learn(self._capped_calls, event.net[self.context.seat],
-                                         max(self.context.game.blinds))
+                                         big_blind)
+                if self.portfolio is not None:
+                    self.portfolio.end_hand(self.modeller.hand().betting.moves,
+                                            event.net[self.context.seat] / big_blind)
             self._capped_calls = []
             if self._tracer is not None:
                 self._trace_end(event)

@@ -22,6 +22,7 @@ from matchups import HEADS_UP_LIMIT
 
 from agent.deviation import REFERENCE_PATH, Key, decisions
 from agent.rivals.cfr import CfrBot
+from simulator.core.betting import Betting
 from simulator.core.game import GameConfig
 from simulator.play.match import play_match
 
@@ -31,8 +32,12 @@ def count(job: tuple[int, int]) -> dict[Key, list[int]]:
     hands, seed = job
     bots = [CfrBot(seed=seed * 2), CfrBot(seed=seed * 2 + 1)]
     counts: dict[Key, list[int]] = {}
-    for result in play_match(GameConfig(**HEADS_UP_LIMIT), bots, hands, seed=seed):
-        for d in decisions(result.history.actions, result.button):
+    game = GameConfig(**HEADS_UP_LIMIT)
+    for result in play_match(game, bots, hands, seed=seed):
+        h = result.history
+        moves = Betting.start(game, h.button, h.starting_stacks, h.dealt_in).replayed(
+            h.actions, h.actions[-1].street).moves
+        for d in decisions(moves, h.button):
             counts.setdefault(d.key, [0, 0, 0])[d.column] += 1
     return counts
 

@@ -29,6 +29,7 @@ from simulator.arena.config import parse_config
 from simulator.arena.tournament import run_tournament
 from simulator.cli import main as holdem
 from simulator.core.actions import ActionKind, ActionRecord
+from simulator.core.betting import Betting, Move
 from simulator.core.streets import Street
 from simulator.play.baseline import CallBot
 
@@ -38,16 +39,26 @@ PARAMS = PortfolioParams(play=True, threshold=math.log(20), concentration=3.0,
 F, C, R = ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE
 
 
-def record(seat: int, street: Street, kind: ActionKind) -> ActionRecord:
-    return ActionRecord(seat, street, kind, None if kind is not R else 0, 0)
+def moves(*actions: tuple[int, Street, ActionKind]) -> tuple[Move, ...]:
+    """The betting record of a heads-up limit hand (seat 1 on the button) after ``actions``,
+    each with its real raise-to amount and chips."""
+    betting = Betting.start(LIMIT, button=1, stacks=(400, 400))
+    for seat, street, kind in actions:
+        betting = betting.deal(street)
+        rnd = betting.current
+        size = LIMIT.bet_size(street)
+        top = rnd.top + size if kind is R else rnd.top
+        added = 0 if kind is F else top - rnd.bets[seat]
+        betting = betting.apply(ActionRecord(seat, street, kind, top if kind is R else None,
+                                             added))
+    return betting.moves
 
 
 def test_keys_follow_the_betting() -> None:
     """Button (seat 1) raises, the big blind re-raises, the button calls; on the flop the big
     blind checks, the button bets and the big blind folds."""
-    hand = [record(1, Street.PREFLOP, R), record(0, Street.PREFLOP, R),
-            record(1, Street.PREFLOP, C), record(0, Street.FLOP, C),
-            record(1, Street.FLOP, R), record(0, Street.FLOP, F)]
+    hand = moves((1, Street.PREFLOP, R), (0, Street.PREFLOP, R), (1, Street.PREFLOP, C),
+                 (0, Street.FLOP, C), (1, Street.FLOP, R), (0, Street.FLOP, F))
     assert decisions(hand, button=1) == [
         Decided(1, (0, True, True, 1), 2), Decided(0, (0, False, True, 2), 2),
         Decided(1, (0, True, True, 3), 1), Decided(0, (1, False, False, 0), 1),
@@ -110,19 +121,17 @@ def test_the_equilibrium_itself_rarely_passes_and_a_caller_soon_does() -> None:
     assert all(f is not None and f <= 60 for f in found)
 
 
-def test_the_portfolio_switches_learns_nothing_frozen_and_reverts_a_losing_run() -> None:
+def test_the_portfolio_switches_and_reverts_a_losing_run() -> None:
     reference = Reference.load()
-    limp_check = [record(1, Street.PREFLOP, C), record(0, Street.PREFLOP, C),
-                  record(0, Street.FLOP, C), record(1, Street.FLOP, C)]
-    frozen = Portfolio(reference, PARAMS, seat=0, unit=2)
-    frozen.frozen = True
-    portfolio = Portfolio(reference, PARAMS, seat=0, unit=2)
+    limp_check = moves((1, Street.PREFLOP, C), (0, Street.PREFLOP, C), (0, Street.FLOP, C),
+                       (1, Street.FLOP, C))
+    portfolio = Portfolio(reference, PARAMS, seat=0)
     hands = 0
     while portfolio.mode("limper") == "equilibrium":
         portfolio.learn("limper", 1, "equilibrium", limp_check, 1, 0.0)
         hands += 1
         assert hands < 40
-    assert frozen.mode("limper") == "equilibrium" and portfolio.mode("other") == "equilibrium"
+    assert portfolio.mode("other") == "equilibrium"
     rng = np.random.default_rng(0)
     for _ in range(PARAMS.revert_hands - 1):
         portfolio.learn("limper", 1, "exploit", limp_check, 1, float(rng.normal(-3.0, 4.0)))
@@ -131,7 +140,7 @@ def test_the_portfolio_switches_learns_nothing_frozen_and_reverts_a_losing_run()
     assert portfolio.mode("limper") == "equilibrium" and portfolio.opponents["limper"].settled
     portfolio.learn("limper", 1, "equilibrium", limp_check, 1, 0.0)
     assert portfolio.mode("limper") == "equilibrium"  # settled: learns no more
-    winner = Portfolio(reference, PARAMS, seat=0, unit=2)
+    winner = Portfolio(reference, PARAMS, seat=0)
     winner.opponents["w"] = Opponent(mode="exploit")
     for _ in range(3 * PARAMS.revert_hands):
         winner.learn("w", 1, "exploit", limp_check, 1, float(rng.normal(0.5, 4.0)))
@@ -183,6 +192,18 @@ def test_the_agent_plays_the_equilibrium_until_the_caller_shows_itself() -> None
         np.testing.assert_array_equal(got.probabilities, want.probabilities)
         modes.append(bot.portfolio.now)
     assert modes[0] == "equilibrium" and modes[-1] == "exploit"
+
+
+def test_a_frozen_agent_stays_in_the_equilibrium() -> None:
+    """freeze(): nothing learned, so even a caller is never found out."""
+    def frozen(seed: int) -> HeuristicAgent:
+        bot = player(seed)
+        bot.freeze()
+        return bot
+
+    rec = recorded_decisions(frozen, [CallBot()], LIMIT, 40, seed=4)
+    assert rec.bot.portfolio is not None
+    assert rec.bot.portfolio.now == "equilibrium" and not rec.bot.portfolio.opponents
 
 
 def test_other_games_never_use_it() -> None:
