@@ -29,6 +29,7 @@ from agent.evaluation import (
     Spot,
     SpotInputs,
     Values,
+    behind_share,
     chain_params,
 )
 from agent.modeller import ChainAnswer
@@ -47,8 +48,10 @@ def heuristic_estimates(spot: Spot, candidates: Sequence[Candidate], ehs: Values
                         ) -> list[EParams]:
     """The heuristic parameters of every candidate: a bet or raise meets each opponent's
     answer to a bet and is won at ``p_called`` (``p_reraised`` once re-raised); a check or
-    call meets its answer now and is won at ``ehs``."""
-    spot_inputs = SpotInputs.of(spot, params)
+    call meets its answer now and is won at ``ehs``. How giving up later meets our wins
+    follows the trust in the opponents' bets where ``give_up`` says so."""
+    spot_inputs = SpotInputs.of(spot, params,
+                                behind_share(params, [v.bet_trust for v in views]))
     # the inputs of the aggressive candidates and of the others, each built at first need
     inputs: dict[bool, HoldingInputs] = {}
     out = []

@@ -87,9 +87,13 @@ class EvaluationParams(BaseModel):
     """Bets (future units) each player still in puts in per betting round still to come."""
     hf_given_bet_behind: float = Field(ge=0, le=1)
     """Chance that we give up when we face a bet later while behind."""
-    give_up: Literal["independent", "behind"]
+    give_up: Literal["independent", "behind", "by_trust"]
     """How giving up later meets our wins (see :func:`heuristic_params`): ``independent``, as
-    if we gave up at random, or ``behind``, only hands behind give up."""
+    if we gave up at random, ``behind``, only hands behind give up, or ``by_trust``, by how
+    far the opponents' bets are trusted (:func:`behind_share`)."""
+    give_up_trust: float = Field(gt=0, le=1)
+    """``by_trust``: the trust in an opponent's bets from which its bets make us give up as
+    if at random (below it, the more so the less it is trusted, only hands behind give up)."""
     call_margin: float = Field(gt=0, le=1)
     """Width of the soft pot-odds threshold by which we decide to call a later bet."""
     fold_value: float = Field(ge=0, le=1)
@@ -303,7 +307,7 @@ def _size_fold(fold: float, pot_fraction: float, exponent: float) -> float:
 def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: Values,
                      opponents: Sequence[OpponentTendency],
                      params: EvaluationParams, p_reraised: Values | None = None,
-                     draw_share: Values = 0.0) -> EParams:
+                     draw_share: Values = 0.0, bet_trust: Sequence[float] = ()) -> EParams:
     """E's parameters from a small model of the rest of the hand (proposed here). Every
     probability may be an array over holdings; the result then holds arrays too.
 
@@ -322,7 +326,12 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
         which is never given up: a hand that improves is ahead;
       - ``behind``: only the hands behind give up, ``(1 - p_win) (1 - (1 - h g)^rounds)``,
         and every winner reaches the showdown. The consistent reading of "give up while
-        behind", and a call is then priced higher.
+        behind", and a call is then priced higher;
+      - ``by_trust``: the two mixed, ``behind`` with the weight :func:`behind_share` gives
+        from how far each opponent's bets are trusted (``bet_trust``, as many numbers as
+        opponents; none: as ``independent``). A bet that says little about the cards behind
+        it (a player who bets whatever it holds) makes us give up only the hands that are
+        behind; a bet that says much makes us give up hands that would have won.
     * After our bet or raise an opponent that stays re-raises with its share
       ``raise / (call + raise)`` (where the cap leaves room); we then call one more bet when
       ``p_reraised`` beats the pot odds (the same soft step), else we fold.
@@ -332,8 +341,29 @@ def heuristic_params(spot: Spot, candidate: Candidate, p_win: Values, p_called: 
     """
     if candidate.kind == "fold":
         return FOLD_NOW
-    return SpotInputs.of(spot, params).params(
+    return SpotInputs.of(spot, params, behind_share(params, bet_trust)).params(
         candidate, HoldingInputs.of(p_win, p_called, opponents, p_reraised, draw_share))
+
+
+def behind_share(params: EvaluationParams, bet_trust: Sequence[float]) -> float:
+    """The weight of ``give_up: behind`` in the give-up model: 0 for ``independent``, 1 for
+    ``behind``; for ``by_trust`` the opponents' mean of ``1 - trust / give_up_trust``, each
+    clipped into [0, 1] (no opponent's trust known: 0).
+
+    >>> from agent.params import load_agent_params
+    >>> p = load_agent_params(None, {"evaluation.give_up": "by_trust",
+    ...                              "evaluation.give_up_trust": 0.3}).evaluation
+    >>> [behind_share(p, t) for t in ([0.0], [0.15], [0.6], [])]
+    [1.0, 0.5, 0.0, 0.0]
+    >>> behind_share(p, [0.0, 0.6])  # the mean over the opponents
+    0.5
+    """
+    if params.give_up != "by_trust":
+        return 1.0 if params.give_up == "behind" else 0.0
+    if not bet_trust:
+        return 0.0
+    shares = [min(1.0, max(0.0, 1.0 - t / params.give_up_trust)) for t in bet_trust]
+    return sum(shares) / len(shares)
 
 
 @quick_init
@@ -391,7 +421,8 @@ class SpotInputs:
     settings: np.ndarray
 
     @classmethod
-    def of(cls, spot: Spot, params: EvaluationParams) -> SpotInputs:
+    def of(cls, spot: Spot, params: EvaluationParams, behind: float = 0.0) -> SpotInputs:
+        """``behind``: the weight of the ``behind`` give-up model (:func:`behind_share`)."""
         acting = spot.yet_to_act or (True,) * spot.opponents
         return cls(
             spot,
@@ -401,8 +432,7 @@ class SpotInputs:
             np.asarray(spot.opponent_stacks, dtype=np.float64),
             np.asarray(acting, dtype=np.bool_),
             np.array([params.size_fold_exponent, params.future_bet_rate,
-                      params.hf_given_bet_behind, params.call_margin,
-                      1.0 if params.give_up == "behind" else 0.0]))
+                      params.hf_given_bet_behind, params.call_margin, behind]))
 
     def params(self, candidate: Candidate, inputs: HoldingInputs) -> EParams:
         """:func:`heuristic_params` of a candidate other than a fold."""
@@ -440,12 +470,13 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
     pot, to call, our bet, our stack, bet unit, future unit, rounds left, top bet;
     ``tendencies[0|1|2, j, i]``: opponent j's fold, call, raise rates; ``params``: size
     fold exponent, future bet rate, give-up rate facing a bet while behind, call margin,
-    1 if only hands behind give up (else 0). ``out`` rows: Pw, ESw, EBw, Pvf, Phf, EBhf,
-    and the showdown win probability."""
+    the weight of the model in which only hands behind give up (1: only they do, 0: as if
+    at random). ``out`` rows: Pw, ESw, EBw, Pvf, Phf, EBhf, and the showdown win
+    probability."""
     pot, our_bet, stack = spot[0], spot[2], spot[3]
     bet_unit, future_unit, rounds, top_bet = spot[4], spot[5], spot[6], spot[7]
     exponent, rate, give_up_rate, margin = params[0], params[1], params[2], params[3]
-    only_behind = params[4] > 0.0
+    behind = params[4]
     k = calls.shape[0]
     n_opp = max(1, k)
     behind_after = stack - a
@@ -497,10 +528,13 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
         rest = 1.0 - reraise
         win = (rest * base + called_rr * prr) / (rest + called_rr) if rest + called_rr > 0 \
             else base
-        if only_behind:
-            give_up = (1.0 - pw) * (1.0 - (1.0 - give_up_rate * aggression) ** rounds)
-        else:
-            give_up = 1.0 - (1.0 - give_up_rate * aggression * (1.0 - pw)) ** rounds
+        give_up = 0.0
+        if behind > 0.0:
+            give_up += behind * (1.0 - pw) * (1.0 - (1.0 - give_up_rate * aggression)
+                                              ** rounds)
+        if behind < 1.0:
+            give_up += (1.0 - behind) * (1.0 - (1.0 - give_up_rate * aggression
+                                                * (1.0 - pw)) ** rounds)
         fold_now = bet_prob * (1.0 - call_later) + reraise * (1.0 - call_rr)
         hf_given_on = 1.0 - (1.0 - fold_now) * (1.0 - give_up)
         p_vf = everyone
@@ -510,7 +544,7 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
         pot_sd = (pot + a + their_calls + bet_prob * call_later * 2 * bet
                   + called_rr * 2 * rr_bet + players * future_each)
         # the share of our wins that giving up later never costs
-        kept = 1.0 if only_behind else min(max(draw_share[i], 0.0), 1.0)
+        kept = behind + (1.0 - behind) * min(max(draw_share[i], 0.0), 1.0)
         p_w = min(p_sd, win * (p_sd * (1.0 - kept) + (1.0 - p_vf) * (1.0 - fold_now) * kept))
         out[0, i] = p_w
         out[1, i] = pot_sd

@@ -202,7 +202,7 @@ class HeuristicAgent(BaseBot):
         def reach() -> np.ndarray:
             return preflop_reach(obs, path, self.expert, self.params.defense, ALL_HOLDINGS,
                                  raise_answers(self.modeller))
-        return postflop_rows(obs, path[-1], self.modeller, self.trust.of, self.params,
+        return postflop_rows(obs, path[-1], self.modeller, self.trust, self.params,
                              holdings, self.calibration.win
                              if self.params.calibration.enabled else None,
                              FoldCap(self._fold_cap_of, reach)

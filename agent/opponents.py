@@ -9,6 +9,8 @@ An :class:`OpponentView` holds, for one live opponent:
 * ``weak``: per holding asked about, the share of that range (without the holdings that
   share a card with ours) whose value (EHS' against anyone) is below ``fold_value``: the
   part that may fold to a bet;
+* ``bet_trust``: our trust in its range after its bets (:mod:`agent.trust`, the bet line),
+  what its bets to come tell of its cards;
 * ``bet`` and ``check``: its action frequencies in the context our bet or raise would leave
   it in, and in its context now (:mod:`agent.modeller.tracker`). Facing our bet it folds at
   most its weak share: a range the modeller has narrowed to strong hands by its bets does
@@ -47,6 +49,7 @@ class OpponentView:
     weak: np.ndarray
     bet: OpponentTendency
     check: OpponentTendency
+    bet_trust: float
 
 
 def weak_shares(weights: np.ndarray, weak: np.ndarray, holdings: np.ndarray) -> np.ndarray:

@@ -33,7 +33,7 @@ from agent.selector import probabilities
 from agent.strength.ehs import ehs_formulas
 from agent.strength.range_strength import RangeStrength, hs_against_tops, range_strength
 from agent.strength.values import board_values
-from agent.trust import mixed
+from agent.trust import RangeTrust, mixed
 from simulator import Action, GameConfig, Observation, Street
 from simulator.core.betting import Betting
 from simulator.core.cards import NUM_HOLDINGS, clashing_holdings
@@ -95,8 +95,9 @@ def spot_of(obs: Observation, opponents: Sequence[int], betting: Betting) -> Spo
 
 
 def _views(obs: Observation, opponents: Sequence[int], hand: HandModel,
-           modeller: OpponentModeller, trust: Sequence[float], weights: np.ndarray,
-           weak: np.ndarray, holdings: np.ndarray) -> tuple[OpponentView, ...]:
+           modeller: OpponentModeller, trust: Sequence[float], bet_trust: Sequence[float],
+           weights: np.ndarray, weak: np.ndarray, holdings: np.ndarray
+           ) -> tuple[OpponentView, ...]:
     out = []
     shares = weak_shares(weights, weak, holdings)
     for j, seat in enumerate(opponents):
@@ -104,7 +105,7 @@ def _views(obs: Observation, opponents: Sequence[int], hand: HandModel,
         bet = modeller.frequencies(seat, obs.street, modeller.context(seat, True, hand))
         check = modeller.frequencies(seat, obs.street, modeller.context(seat, False, hand))
         out.append(OpponentView(seat, weights[j], trust[j], share, facing_our_bet(bet, share),
-                                facing_our_bet(check, np.ones_like(share))))
+                                facing_our_bet(check, np.ones_like(share)), bet_trust[j]))
     return tuple(out)
 
 
@@ -129,31 +130,33 @@ def _chain_answers(modeller: OpponentModeller, hand: HandModel, cands: Sequence[
 
 
 def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
-                  trust_of: Callable[[HandModel, int], float], params: AgentParams,
+                  trust: RangeTrust, params: AgentParams,
                   holdings: np.ndarray, calibrated: Calibrated | None = None,
                   fold_cap: FoldCap | None = None) -> PostflopRows:
     """The decision at ``obs`` for each holding (indices), ``hand`` the modeller's picture
-    of the hand at ``obs``; ``calibrated(key, hs)``, when given, maps a river strength
+    of the hand at ``obs``, ``trust`` how far each opponent's range is trusted;
+    ``calibrated(key, hs)``, when given, maps a river strength
     against a single opponent to the win probability its showdowns in the same situation say
     (:mod:`agent.calibration`); ``fold_cap``, when given, what the fold cap reads."""
     ev = params.evaluation
     opponents = obs.live_opponents
-    trust = [trust_of(hand, s) for s in opponents]
+    now = [trust.of(hand, s) for s in opponents]
     # np.array stacks these equal-shaped rows as np.stack does, at a third of its cost
     weights = np.array([mixed(modeller.weights(s, hand), a) for s, a in
-                        zip(opponents, trust, strict=True)])
+                        zip(opponents, now, strict=True)])
     strength = range_strength(obs.board, weights, holdings, params.lookahead)
     spot = spot_of(obs, opponents, hand.betting)
     cands = tuple(candidates(spot, obs.legal, ev.nolimit_sizes))
     values = board_values(obs.board)
-    views = _views(obs, opponents, hand, modeller, trust, weights,
+    views = _views(obs, opponents, hand, modeller, now,
+                   [trust.alpha(hand.names[s], bet=True) for s in opponents], weights,
                    values.ehs_prime < ev.fold_value, holdings)
     p_called = p_reraised = strength.ehs
     if any(c.aggressive for c in cands):
         # an opponent calls with the top of its range and re-raises with the top of that,
         # as far as its bets are trusted
         def against_top(keep: np.ndarray) -> np.ndarray:
-            hs = hs_against_tops(obs.board, weights, values.order, strength, keep, trust)
+            hs = hs_against_tops(obs.board, weights, values.order, strength, keep, now)
             return ehs_formulas(hs, strength.ppot, strength.npot)[0]
         p_called = against_top(np.array([1.0 - v.bet.fold for v in views]))
         p_reraised = against_top(np.array([v.bet.raise_ for v in views]))

@@ -8,6 +8,8 @@ import pytest
 from agent.evaluation import (
     FOLD_NOW,
     Candidate,
+    EParams,
+    EvaluationParams,
     OpponentTendency,
     Spot,
     candidates,
@@ -282,3 +284,26 @@ def test_giving_up_only_when_behind_keeps_every_winner() -> None:
     assert heuristic_params(last, Candidate.call(last), 0.3, 0.3, [bettor], behind).value == \
         pytest.approx(heuristic_params(last, Candidate.call(last), 0.3, 0.3, [bettor],
                                        PARAMS).value)
+
+
+def test_giving_up_by_trust_mixes_the_two_readings_by_the_trust_in_the_bets() -> None:
+    # an untrusted bettor (its bets say nothing of its cards) makes only the hands behind give
+    # up; a trusted one makes us give up as if at random; in between the give-up chance and
+    # the wins kept are the mixture, with behind_share's weight
+    spot = Spot(pot=10, to_call=2, our_bet=0, stack=1000, street=1, is_limit=True,
+                bet_unit=2, future_unit=4, opponent_calls=(0,), opponent_stacks=(1000,))
+    bettor = OpponentTendency(fold=0.1, call=0.3, raise_=0.6)
+    call = Candidate.call(spot)
+    by_trust = PARAMS.model_copy(update={"give_up": "by_trust", "give_up_trust": 0.4})
+
+    def e(params: EvaluationParams, trust: tuple[float, ...] = ()) -> EParams:
+        return heuristic_params(spot, call, 0.4, 0.4, [bettor], params, draw_share=0.25,
+                                bet_trust=trust)
+
+    behind = e(PARAMS.model_copy(update={"give_up": "behind"}))
+    independent = e(PARAMS.model_copy(update={"give_up": "independent"}))
+    assert e(by_trust, (0.0,)) == behind
+    assert e(by_trust, (0.4,)) == independent == e(by_trust, (0.9,)) == e(by_trust)
+    half = e(by_trust, (0.2,))
+    assert half.p_hf == pytest.approx((behind.p_hf + independent.p_hf) / 2)
+    assert independent.value < half.value < behind.value

@@ -36,6 +36,8 @@ NAN, INF = float("nan"), float("inf")
     ("calibration.prior_weight", NAN),
     ("calibration.enabled", "yes"),
     ("evaluation.give_up", "sometimes"),
+    ("evaluation.give_up_trust", 0.0),
+    ("evaluation.give_up_trust", 1.5),
     ("defense.value_raise", "yes"),
     ("defense.steal", "yes"),
     ("defense.value_edge", 0.0),
