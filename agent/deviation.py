@@ -26,7 +26,9 @@ proven exploitable"). Three pure parts, and one record of what was learned:
 the evidence passes ``threshold``, then ``exploit``. An exploiting run that loses (its mean
 per hand, plus ``revert_z`` standard errors, below zero after ``revert_hands`` hands) goes
 back to the equilibrium for good: exploiting a player who beats the exploiting play is not
-worth its price.
+worth its price. :class:`EquilibriumFirst` is what the agent holds: the strategy's player
+(:mod:`agent.equilibrium.player`) and the portfolio, and the decision taken in the
+equilibrium.
 
 >>> from simulator.core.actions import ActionKind, ActionRecord
 >>> from simulator.core.betting import Betting
@@ -56,6 +58,10 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from agent.equilibrium import strategy as strategy_file
+from agent.equilibrium.player import EquilibriumPlayer, refusal
+from agent.selector import draw_index
+from simulator import Action, BotContext, Observation, Policy
 from simulator.core.actions import ActionKind
 from simulator.core.betting import Move
 from simulator.core.errors import HoldemError
@@ -233,3 +239,38 @@ def losing(n: int, total: float, squares: float, z: float) -> bool:
     mean = total / n
     variance = max(squares / n - mean * mean, 0.0) * n / (n - 1)
     return mean + z * math.sqrt(variance / n) < 0
+
+
+class EquilibriumFirst:
+    """The agent's equilibrium mode: the strategy's player and the portfolio that says, hand
+    by hand, whether to play it (:attr:`playing`)."""
+
+    def __init__(self, player: EquilibriumPlayer, portfolio: Portfolio) -> None:
+        self.player = player
+        self.portfolio = portfolio
+
+    @classmethod
+    def of(cls, params: PortfolioParams, context: BotContext) -> EquilibriumFirst | None:
+        """The mode for a match, None where it does not play: ``play`` off, or a game the
+        strategy was not solved for (:func:`~agent.equilibrium.player.refusal`)."""
+        if not params.play or refusal(context.game, len(context.names)) is not None:
+            return None
+        return cls(EquilibriumPlayer(strategy_file.load()),
+                   Portfolio(Reference.load(), params, context.seat))
+
+    @property
+    def playing(self) -> bool:
+        """Whether this hand is played in the equilibrium (fixed when it starts)."""
+        return self.portfolio.now == "equilibrium"
+
+    def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
+        return self.player.policy(observation, holdings)
+
+    def step(self, observation: Observation, rng: np.random.Generator
+             ) -> tuple[Policy, Action]:
+        """Our own holding's row and the action drawn from it with ``rng``."""
+        hole = observation.hole_cards
+        policy = self.player.policy(observation, ((hole[0], hole[1]),))
+        chosen = policy.actions[draw_index(policy.probabilities[0], rng)]
+        assert isinstance(chosen, Action)  # the equilibrium's actions are all fixed
+        return policy, chosen

@@ -42,13 +42,11 @@ from typing import Any
 import numpy as np
 
 from agent.calibration import ShowdownCalibration
-from agent.deviation import Portfolio, Reference
-from agent.equilibrium import strategy as strategy_file
-from agent.equilibrium.player import EquilibriumPlayer, refusal
+from agent.deviation import EquilibriumFirst
 from agent.fold_cap import CallOutcomes, CappedCall, FoldCap, outcome_cap
 from agent.modeller import OpponentModeller
 from agent.modeller.hand import HandModel
-from agent.params import AgentParams, identity, load_agent_params
+from agent.params import AgentParams, identity, load_agent_params, seat_params
 from agent.postflop import PostflopRows, postflop_rows
 from agent.preflop.expert import PreflopExpert
 from agent.preflop_policy import PreflopRows, preflop_reach, preflop_rows, raise_answers
@@ -107,21 +105,17 @@ class HeuristicAgent(BaseBot):
         self.context: BotContext | None = None
         self._tracer: TraceWriter | None = None
         self._names: tuple[str, ...] = ()
-        # heads-up limit with equilibrium.play: the strategy and the switch
-        self.equilibrium: EquilibriumPlayer | None = None
-        self.portfolio: Portfolio | None = None
+        self.equilibrium: EquilibriumFirst | None = None  # heads-up limit, equilibrium.play
 
     @classmethod
     def identity(cls, params: dict[str, Any]) -> dict[str, Any]:
         """The resolved parameters a seat's ``params`` stand for (file contents included)."""
-        overrides = {k: v for k, v in params.items() if k not in ("config", "seed")}
-        return identity(load_agent_params(params.get("config"), overrides))
+        return identity(seat_params(params))
 
     @classmethod
     def check_seat(cls, params: dict[str, Any], game: GameConfig, seats: int) -> None:
         """Refuse, before any work, a ``model_file`` this seat could not start from."""
-        overrides = {k: v for k, v in params.items() if k not in ("config", "seed")}
-        resolved = load_agent_params(params.get("config"), overrides)
+        resolved = seat_params(params)
         if resolved.model_file is not None:
             OpponentModeller.load(resolved.model_file, resolved.modeller_params(),
                                   resolved.model, game=game, seats=seats)
@@ -136,9 +130,7 @@ class HeuristicAgent(BaseBot):
         if self.params.trace and context.directory is not None:
             self._tracer = TraceWriter(context.open_file(trace_name(context.block,
                                                                     context.permutation)))
-        if self.params.equilibrium.play and refusal(context.game, len(context.names)) is None:
-            self.equilibrium = EquilibriumPlayer(strategy_file.load())
-            self.portfolio = Portfolio(Reference.load(), self.params.equilibrium, context.seat)
+        self.equilibrium = EquilibriumFirst.of(self.params.equilibrium, context)
 
     def freeze(self) -> None:
         """Learn nothing in this match (``simulator.LearningBot``): the opponent model, the
@@ -151,8 +143,8 @@ class HeuristicAgent(BaseBot):
         if isinstance(event, HandStarted):
             self._names = event.names
             self._capped_calls = []
-            if self.portfolio is not None:
-                self.portfolio.start_hand(event.names, event.button)
+            if self.equilibrium is not None:
+                self.equilibrium.portfolio.start_hand(event.names, event.button)
         if isinstance(event, Showdown) and self.context is not None and not self._frozen \
                 and self._names:
             hand = self.modeller.hand()
@@ -165,20 +157,14 @@ class HeuristicAgent(BaseBot):
                 big_blind = max(self.context.game.blinds)
                 self.call_outcomes.learn(self._capped_calls, event.net[self.context.seat],
                                          big_blind)
-                if self.portfolio is not None:
-                    self.portfolio.end_hand(self.modeller.hand().betting.moves,
-                                            event.net[self.context.seat] / big_blind)
+                if self.equilibrium is not None:
+                    self.equilibrium.portfolio.end_hand(self.modeller.hand().betting.moves,
+                                                        event.net[self.context.seat] / big_blind)
             self._capped_calls = []
             if self._tracer is not None:
-                self._trace_end(event)
-
-    def _trace_end(self, event: HandEnded) -> None:
-        context = self.context
-        if context is None or self._tracer is None:
-            return
-        hand = self.modeller.hand()
-        seat = context.seat
-        self._tracer.write(end_record(context, event.hand_number, hand, event.net[seat]))
+                self._tracer.write(end_record(self.context, event.hand_number,
+                                              self.modeller.hand(),
+                                              event.net[self.context.seat]))
 
     def close(self) -> None:
         context = self.context
@@ -216,23 +202,17 @@ class HeuristicAgent(BaseBot):
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:
         """Each holding's chance of each action at ``observation`` (see the module doc)."""
-        if self._in_equilibrium():
-            assert self.equilibrium is not None
+        if self.equilibrium is not None and self.equilibrium.playing:
             self.modeller.check_hand(observation)  # this hand's mode answers this hand only
             return self.equilibrium.policy(observation, holdings)
         rows = self.rows(observation, holding_indices(holdings, observation.board))
         return Policy(tuple(rows.actions), rows.probabilities)
 
-    def _in_equilibrium(self) -> bool:
-        return self.portfolio is not None and self.portfolio.now == "equilibrium"
-
     def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
         """The decision for our own holding: its row, and the action drawn from it."""
-        if self._in_equilibrium():
-            hole = observation.hole_cards
-            policy = self.policy(observation, ((hole[0], hole[1]),))
-            chosen = policy.actions[draw_index(policy.probabilities[0], self.rng)]
-            assert isinstance(chosen, Action)  # the equilibrium's actions are all fixed
+        if self.equilibrium is not None and self.equilibrium.playing:
+            self.modeller.check_hand(observation)
+            policy, chosen = self.equilibrium.step(observation, self.rng)
             if self._tracer is not None and self.context is not None:
                 self._tracer.write(decision_record(self.context, observation, policy, chosen))
             return policy, chosen
@@ -240,7 +220,7 @@ class HeuristicAgent(BaseBot):
         return Policy(tuple(rows.actions), rows.probabilities), action
 
     def act(self, observation: Observation) -> Action:
-        if self._in_equilibrium():
+        if self.equilibrium is not None and self.equilibrium.playing:
             return self.step_with_policy(observation)[1]
         return self._decide(observation)[1]
 

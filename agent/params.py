@@ -174,3 +174,10 @@ def load_agent_params(config: str | Path | None = None,
 def identity(params: AgentParams) -> dict[str, Any]:
     """The resolved parameters as plain data: part of a run's identity."""
     return params.model_dump(mode="json")
+
+
+def seat_params(params: dict[str, Any]) -> AgentParams:
+    """A seat's ``params`` resolved: its ``config`` file under its dotted overrides (its
+    ``seed`` is the bot's, not a parameter)."""
+    overrides = {k: v for k, v in params.items() if k not in ("config", "seed")}
+    return load_agent_params(params.get("config"), overrides)

@@ -35,10 +35,11 @@ def seat(job: tuple[str, int, int, int]) -> str:
     for i, result in enumerate(play_match(GameConfig(**HEADS_UP_LIMIT), bots, hands,
                                           seed=seed, names=names)):
         net += result.net[me]
-        if switched is None and hero.portfolio is not None \
-                and hero.portfolio.mode("rival") == "exploit":
+        mode = hero.equilibrium
+        if switched is None and mode is not None and mode.portfolio.mode("rival") == "exploit":
             switched = i + 1
-    known = hero.portfolio.opponents.get("rival") if hero.portfolio is not None else None
+    known = (hero.equilibrium.portfolio.opponents.get("rival")
+             if hero.equilibrium is not None else None)
     back = "back to the equilibrium" if known is not None and known.settled else ""
     return (f"{rival:<10} seat {perm}: switched after hand {switched or '-':>4}  "
             f"{net / hands / HEADS_UP_LIMIT['small_bet']:+.3f} SB/h  {back}")

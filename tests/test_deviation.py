@@ -181,16 +181,16 @@ def test_the_agent_plays_the_equilibrium_until_the_caller_shows_itself() -> None
     modes = []
     for i in range(0, len(rec.decisions), 3):
         bot, obs = at_decision(player, rec, i)
-        assert bot.portfolio is not None
+        assert bot.equilibrium is not None
         holdings = live_holdings(obs)
         got = bot.policy(obs, holdings)
-        if bot.portfolio.now == "equilibrium":
+        if bot.equilibrium.playing:
             want = cfr.policy(obs, holdings)
         else:
             want = at_decision(lambda s: HeuristicAgent(seed=s), rec, i)[0].policy(obs, holdings)
         assert got.actions == want.actions
         np.testing.assert_array_equal(got.probabilities, want.probabilities)
-        modes.append(bot.portfolio.now)
+        modes.append(bot.equilibrium.portfolio.now)
     assert modes[0] == "equilibrium" and modes[-1] == "exploit"
 
 
@@ -202,15 +202,15 @@ def test_a_frozen_agent_stays_in_the_equilibrium() -> None:
         return bot
 
     rec = recorded_decisions(frozen, [CallBot()], LIMIT, 40, seed=4)
-    assert rec.bot.portfolio is not None
-    assert rec.bot.portfolio.now == "equilibrium" and not rec.bot.portfolio.opponents
+    assert rec.bot.equilibrium is not None
+    assert rec.bot.equilibrium.playing and not rec.bot.equilibrium.portfolio.opponents
 
 
 def test_other_games_never_use_it() -> None:
     for game in [GameConfig(variant="nolimit", blinds=(1, 2), stack=200),
                  GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=400, cap=3)]:
         rec = recorded_decisions(player, [CallBot()], game, 2, seed=1)
-        assert rec.bot.portfolio is None
+        assert rec.bot.equilibrium is None
 
 
 def test_a_traced_run_explains_the_equilibrium_and_then_the_pipeline(
