@@ -27,8 +27,7 @@ the evidence passes ``threshold``, then ``exploit``. An exploiting run that lose
 per hand, plus ``revert_z`` standard errors, below zero after ``revert_hands`` hands) goes
 back to the equilibrium for good: exploiting a player who beats the exploiting play is not
 worth its price. :class:`EquilibriumFirst` is what the agent holds: the strategy's player
-(:mod:`agent.equilibrium.player`) and the portfolio, and the decision taken in the
-equilibrium.
+(:mod:`agent.equilibrium.player`) and the portfolio.
 
 >>> from simulator.core.actions import ActionKind, ActionRecord
 >>> from simulator.core.betting import Betting
@@ -60,8 +59,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent.equilibrium import strategy as strategy_file
 from agent.equilibrium.player import EquilibriumPlayer, refusal
-from agent.selector import draw_index
-from simulator import Action, BotContext, Observation, Policy
+from simulator import BotContext, Observation, Policy
 from simulator.core.actions import ActionKind
 from simulator.core.betting import Move
 from simulator.core.errors import HoldemError
@@ -265,12 +263,3 @@ class EquilibriumFirst:
 
     def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
         return self.player.policy(observation, holdings)
-
-    def step(self, observation: Observation, rng: np.random.Generator
-             ) -> tuple[Policy, Action]:
-        """Our own holding's row and the action drawn from it with ``rng``."""
-        hole = observation.hole_cards
-        policy = self.player.policy(observation, ((hole[0], hole[1]),))
-        chosen = policy.actions[draw_index(policy.probabilities[0], rng)]
-        assert isinstance(chosen, Action)  # the equilibrium's actions are all fixed
-        return policy, chosen

@@ -528,13 +528,9 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
         rest = 1.0 - reraise
         win = (rest * base + called_rr * prr) / (rest + called_rr) if rest + called_rr > 0 \
             else base
-        give_up = 0.0
-        if behind > 0.0:
-            give_up += behind * (1.0 - pw) * (1.0 - (1.0 - give_up_rate * aggression)
-                                              ** rounds)
-        if behind < 1.0:
-            give_up += (1.0 - behind) * (1.0 - (1.0 - give_up_rate * aggression
-                                                * (1.0 - pw)) ** rounds)
+        give_up = (behind * (1.0 - pw) * (1.0 - (1.0 - give_up_rate * aggression) ** rounds)
+                   + (1.0 - behind) * (1.0 - (1.0 - give_up_rate * aggression * (1.0 - pw))
+                                       ** rounds))
         fold_now = bet_prob * (1.0 - call_later) + reraise * (1.0 - call_rr)
         hf_given_on = 1.0 - (1.0 - fold_now) * (1.0 - give_up)
         p_vf = everyone

@@ -50,7 +50,7 @@ from agent.params import AgentParams, identity, load_agent_params, seat_params
 from agent.postflop import PostflopRows, postflop_rows
 from agent.preflop.expert import PreflopExpert
 from agent.preflop_policy import PreflopRows, preflop_reach, preflop_rows, raise_answers
-from agent.selector import draw_index
+from agent.selector import draw, draw_index
 from agent.trace_records import decision_record, end_record
 from agent.traces import TraceWriter, trace_name
 from agent.trust import RangeTrust
@@ -68,7 +68,7 @@ from simulator import (
     Street,
 )
 from simulator.core.cards import HOLDING_INDEX, NUM_HOLDINGS
-from simulator.play.protocol import holding_indices
+from simulator.play.protocol import holding_indices, own_holding
 
 MODEL_SUFFIX = ".model"
 ALL_HOLDINGS = np.arange(NUM_HOLDINGS)
@@ -202,17 +202,23 @@ class HeuristicAgent(BaseBot):
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:
         """Each holding's chance of each action at ``observation`` (see the module doc)."""
-        if self.equilibrium is not None and self.equilibrium.playing:
+        mode = self._equilibrium_hand()
+        if mode is not None:
             self.modeller.check_hand(observation)  # this hand's mode answers this hand only
-            return self.equilibrium.policy(observation, holdings)
+            return mode.policy(observation, holdings)
         rows = self.rows(observation, holding_indices(holdings, observation.board))
         return Policy(tuple(rows.actions), rows.probabilities)
 
+    def _equilibrium_hand(self) -> EquilibriumFirst | None:
+        """The equilibrium mode when this hand is played in it, else None."""
+        mode = self.equilibrium
+        return mode if mode is not None and mode.playing else None
+
     def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
         """The decision for our own holding: its row, and the action drawn from it."""
-        if self.equilibrium is not None and self.equilibrium.playing:
-            self.modeller.check_hand(observation)
-            policy, chosen = self.equilibrium.step(observation, self.rng)
+        if self._equilibrium_hand() is not None:
+            policy = self.policy(observation, own_holding(observation))
+            chosen = draw(policy, self.rng)
             if self._tracer is not None and self.context is not None:
                 self._tracer.write(decision_record(self.context, observation, policy, chosen))
             return policy, chosen
@@ -220,7 +226,7 @@ class HeuristicAgent(BaseBot):
         return Policy(tuple(rows.actions), rows.probabilities), action
 
     def act(self, observation: Observation) -> Action:
-        if self.equilibrium is not None and self.equilibrium.playing:
+        if self._equilibrium_hand() is not None:
             return self.step_with_policy(observation)[1]
         return self._decide(observation)[1]
 

@@ -32,6 +32,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent.evaluation import Candidate
+from simulator import Action, Policy
 
 
 class SelectorParams(BaseModel):
@@ -117,3 +118,11 @@ def draw_index(weights: np.ndarray, rng: np.random.Generator) -> int:
     # clamped in Python: a numpy scalar's clip costs more than the search
     return min(max(int(np.searchsorted(np.cumsum(weights), point, side="right")), 0),
                len(weights) - 1)
+
+
+def draw(policy: Policy, rng: np.random.Generator) -> Action:
+    """The action of the policy's first row, drawn with one number from ``rng``: for a bot
+    whose rows list fixed actions only (no raise range)."""
+    entry = policy.actions[draw_index(policy.probabilities[0], rng)]
+    assert isinstance(entry, Action)
+    return entry

@@ -25,7 +25,7 @@ from typing import Protocol
 
 import numpy as np
 
-from agent.selector import draw_index
+from agent.selector import draw
 from simulator import Action, Observation, Policy
 from simulator.play.protocol import own_holding
 
@@ -94,13 +94,6 @@ def choice_policy(obs: Observation, chances: np.ndarray) -> Policy:
     for choice in (FOLD, CALL, RAISE):
         out[:, column[choice]] += chances[:, choice]
     return Policy(actions, out)
-
-
-def draw(policy: Policy, rng: np.random.Generator) -> Action:
-    """The action of the policy's first row, drawn with one number from ``rng``."""
-    entry = policy.actions[draw_index(policy.probabilities[0], rng)]
-    assert isinstance(entry, Action)  # the rivals state no raise ranges
-    return entry
 
 
 class _Stating(Protocol):
