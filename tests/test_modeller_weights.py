@@ -102,7 +102,7 @@ def act(m: OpponentModeller, seat: int, street: Street, kind: ActionKind, amount
     m.observe(ActionTaken(ActionRecord(seat, street, kind, amount, added)))
 
 
-@pytest.mark.parametrize("reweighting", ["threshold", "triple"])
+@pytest.mark.parametrize("reweighting", ["threshold", "triple", "passive_triple"])
 def test_first_action_reweights_from_the_snapshot_and_a_raise_redoes_it(reweighting: str
                                                                        ) -> None:
     m = started(reweighting=reweighting)
@@ -119,7 +119,8 @@ def test_first_action_reweights_from_the_snapshot_and_a_raise_redoes_it(reweight
 
     def expected(kind: ActionKind, context: int) -> np.ndarray:
         freqs = m.frequencies(1, Street.FLOP, context)
-        if reweighting == "triple":
+        if reweighting == "triple" or (reweighting == "passive_triple"
+                                       and kind is not ActionKind.RAISE):
             return reweight_triple(snapshot, values, bv.order, freqs, kind, 0.1)
         f = freqs[2] if kind is ActionKind.RAISE else freqs[1] + freqs[2]
         return reweight_threshold(snapshot, values, bv.order, f, p.sigma_postflop)
