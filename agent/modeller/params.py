@@ -65,9 +65,9 @@ class ModellerParams(BaseModel):
     post-flop streets (:mod:`agent.modeller.frequencies`).
 
     Weights: ``reweighting`` is ``"threshold"`` (Loki-1), ``"triple"`` (Loki-2 with the
-    generic triple of ``agent.modeller.weights``) or ``"passive_triple"`` (the triple for
-    checks and calls, which take the holdings that would have raised out; the threshold for
-    raises); ``sigma_preflop`` in income-rate units
+    generic triple of ``agent.modeller.weights``) or ``"passive_triple"`` (the default: the
+    triple for checks and calls, which take the holdings that would have raised out; the
+    threshold for raises); ``sigma_preflop`` in income-rate units
     x1000, ``sigma_postflop`` in EHS'; ``preflop_skip_percentile`` of the pre-flop values
     over all 1326 holdings below which a threshold does not re-weight; ``weight_floor``;
     ``triple_spread_preflop`` and ``triple_spread_postflop`` are the logistic spreads of the
@@ -88,7 +88,7 @@ class ModellerParams(BaseModel):
     default_frequencies: tuple[Frequencies, Frequencies, Frequencies] = TABLE_B2
     raised_back_frequencies: Frequencies = RAISED_BACK_FREQUENCIES
     pool_streets: bool = True
-    reweighting: Literal["threshold", "triple", "passive_triple"] = "threshold"
+    reweighting: Literal["threshold", "triple", "passive_triple"] = "passive_triple"
     sigma_preflop: Spread = 330.0
     sigma_postflop: Spread = 0.2
     preflop_skip_percentile: Annotated[float, Field(ge=0, lt=100)] = 5.0
