@@ -21,7 +21,7 @@ and floored at 0.01 (Papp 1998 section 7.2):
 
   so strong holdings raise, weak ones fold (never when ``pf`` is 0: checking is free), and
   the rest call, in about the proportions the frequencies say.
-* **Both** (``passive_triple``, the modeller's choice): the triple for checks and calls,
+* **Both** (``passive_triple``, the default): the triple for checks and calls,
   the threshold for raises.
 
 **Snapshot rule.** Each round starts from a snapshot of the weights. An opponent's first
