@@ -66,7 +66,6 @@ from agent.preflop.income_rates import ir_vector
 from agent.strength.values import board_values, hand_strengths_of
 from simulator import (
     Action,
-    ActionKind,
     ActionRecord,
     ActionTaken,
     BoardDealt,
@@ -241,8 +240,7 @@ class OpponentModeller:
         freqs = counts.get(seen.street, seen.context)
         values, order, skip = self._street_values(hand)
         p = self.params
-        if p.reweighting == "triple" or (p.reweighting == "passive_triple"
-                                          and seen.kind is not ActionKind.RAISE):
+        if p.reweights_by_triple(seen.kind):
             return reweight_triple(ow.snapshot, values, order, freqs, seen.kind,
                                    p.triple_spread(seen.street), p.weight_floor)
         return reweight_threshold(ow.snapshot, values, order,

@@ -25,6 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from agent.modeller.errors import ModellerError
+from simulator import ActionKind
 from simulator.arena.validation import validation_message
 
 Frequencies = tuple[float, float, float]
@@ -159,6 +160,16 @@ class ModellerParams(BaseModel):
 
     def triple_spread(self, street: int) -> float:
         return self.triple_spread_preflop if street == 0 else self.triple_spread_postflop
+
+    def reweights_by_triple(self, kind: ActionKind) -> bool:
+        """Whether an action of ``kind`` re-weights by the triple (else by the threshold).
+
+        >>> p = ModellerParams()  # passive_triple
+        >>> p.reweights_by_triple(ActionKind.CALL), p.reweights_by_triple(ActionKind.RAISE)
+        (True, False)
+        """
+        return self.reweighting == "triple" or (self.reweighting == "passive_triple"
+                                                and kind is not ActionKind.RAISE)
 
 
 def _is_frequencies(row: Sequence[float]) -> bool:
