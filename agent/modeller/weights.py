@@ -112,7 +112,12 @@ def _threshold_kernel(w: np.ndarray, values: np.ndarray, order: np.ndarray, frac
     if mu < skip_below:
         return False
     for h in range(w.shape[0]):
-        out[h] = max(floor, w[h] * _factor(values[h], mu, sigma, floor)) if w[h] > 0 else 0.0
+        if w[h] <= 0.0:
+            out[h] = 0.0
+        elif w[h] <= floor:  # a factor is at most 1, so the product is floored anyway
+            out[h] = floor
+        else:
+            out[h] = max(floor, w[h] * _factor(values[h], mu, sigma, floor))
     return True
 
 
@@ -122,11 +127,13 @@ def _triple_kernel(w: np.ndarray, values: np.ndarray, order: np.ndarray, fold: f
                    out: np.ndarray) -> None:
     q_raise, q_fold = _quantiles(values, order, w, raise_, 1.0 - fold)
     for h in range(w.shape[0]):
-        if w[h] > 0:
-            p = _triple_row(values[h], q_raise, q_fold, fold > 0, spread, row)
-            out[h] = max(floor, w[h] * p)
-        else:
+        if w[h] <= 0.0:
             out[h] = 0.0
+        elif w[h] <= floor:  # skips the exps: a probability is at most 1, so this is exact
+            out[h] = floor
+        else:
+            out[h] = max(floor, w[h] * _triple_row(values[h], q_raise, q_fold, fold > 0,
+                                                   spread, row))
 
 
 # --- the functions ----------------------------------------------------------------------------
