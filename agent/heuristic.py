@@ -36,16 +36,15 @@ All randomness comes from the bot's own generator.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agent.calibration import ShowdownCalibration
 from agent.deviation import EquilibriumFirst
-from agent.fold_cap import CallOutcomes, CappedCall, FoldCap, outcome_cap
+from agent.fold_cap import CappedCall, FoldCap
+from agent.learners import Learners
 from agent.modeller import OpponentModeller
-from agent.modeller.hand import HandModel
+from agent.modeller.storage import model_name
 from agent.params import AgentParams, identity, load_agent_params, seat_params
 from agent.postflop import PostflopRows, postflop_rows
 from agent.preflop.expert import PreflopExpert
@@ -53,7 +52,6 @@ from agent.preflop_policy import PreflopRows, preflop_reach, preflop_rows, raise
 from agent.selector import draw, draw_index
 from agent.trace_records import decision_record, end_record
 from agent.traces import TraceWriter, trace_name
-from agent.trust import RangeTrust
 from simulator import (
     Action,
     BaseBot,
@@ -70,18 +68,9 @@ from simulator import (
 from simulator.core.cards import HOLDING_INDEX, NUM_HOLDINGS
 from simulator.play.protocol import holding_indices, own_holding
 
-MODEL_SUFFIX = ".model"
 ALL_HOLDINGS = np.arange(NUM_HOLDINGS)
 
 Rows = PreflopRows | PostflopRows
-
-
-def model_name(block: int, permutation: int) -> str:
-    return f"model-b{block}-p{permutation}{MODEL_SUFFIX}"
-
-
-def model_path(directory: Path, block: int, permutation: int) -> Path:
-    return Path(directory) / model_name(block, permutation)
 
 
 class HeuristicAgent(BaseBot):
@@ -96,12 +85,7 @@ class HeuristicAgent(BaseBot):
         self._frozen = False  # freeze(): nothing learned in this match
         self.modeller = OpponentModeller(self.params.modeller_params(), mode=self.params.model)
         self.expert = PreflopExpert(self.params.preflop_params())
-        self.trust = RangeTrust(self.params.trust.prior, self.params.trust.prior_weight,
-                                self.params.trust.by_line)
-        self.calibration = ShowdownCalibration(self.params.calibration.prior_weight)
-        self.call_outcomes = CallOutcomes(self.params.fold_cap.prior_weight)
-        # this hand's calls the cap made, scored when it ends
-        self._capped_calls: list[CappedCall] = []
+        self.learners = Learners.of(self.params)  # range trust, calibration, fold cap
         self.context: BotContext | None = None
         self._tracer: TraceWriter | None = None
         self._names: tuple[str, ...] = ()
@@ -142,25 +126,21 @@ class HeuristicAgent(BaseBot):
     def observe(self, event: Event) -> None:
         if isinstance(event, HandStarted):
             self._names = event.names
-            self._capped_calls = []
+            self.learners.forget_hand()
             if self.equilibrium is not None:
                 self.equilibrium.portfolio.start_hand(event.names, event.button)
         if isinstance(event, Showdown) and self.context is not None and not self._frozen \
                 and self._names:
-            hand = self.modeller.hand()
-            if self.params.calibration.enabled:
-                self.calibration.learn(hand, event.shown, self.modeller.weights, self.trust)
-            self.trust.learn(hand, event.shown, self.modeller.weights)
+            self.learners.showdown(self.modeller.hand(), event.shown, self.modeller.weights)
         self.modeller.observe(event)
         if isinstance(event, HandEnded) and self.context is not None:
             if not self._frozen:
-                big_blind = max(self.context.game.blinds)
-                self.call_outcomes.learn(self._capped_calls, event.net[self.context.seat],
-                                         big_blind)
+                net, big_blind = event.net[self.context.seat], max(self.context.game.blinds)
+                self.learners.hand_ended(net, big_blind)
                 if self.equilibrium is not None:
                     self.equilibrium.portfolio.end_hand(self.modeller.hand().betting.moves,
-                                                        event.net[self.context.seat] / big_blind)
-            self._capped_calls = []
+                                                        net / big_blind)
+            self.learners.forget_hand()
             if self._tracer is not None:
                 self._tracer.write(end_record(self.context, event.hand_number,
                                               self.modeller.hand(),
@@ -188,16 +168,12 @@ class HeuristicAgent(BaseBot):
         def reach() -> np.ndarray:
             return preflop_reach(obs, path, self.expert, self.params.defense, ALL_HOLDINGS,
                                  raise_answers(self.modeller))
-        return postflop_rows(obs, path[-1], self.modeller, self.trust, self.params,
-                             holdings, self.calibration.win
+        learners = self.learners
+        return postflop_rows(obs, path[-1], self.modeller, learners.trust, self.params,
+                             holdings, learners.calibration.win
                              if self.params.calibration.enabled else None,
-                             FoldCap(self._fold_cap_of, reach)
+                             FoldCap(learners.fold_cap_of, reach)
                              if self.params.fold_cap.cap else None)
-
-    def _fold_cap_of(self, hand: HandModel, seat: int) -> float:
-        params = self.params.fold_cap
-        return outcome_cap(params.cap, self.call_outcomes.mean(hand.names[seat]),
-                           params.loss_scale)
 
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:
@@ -238,9 +214,8 @@ class HeuristicAgent(BaseBot):
         action = rows.actions[index]
         share = rows.cap_share(index) if isinstance(rows, PostflopRows) else 0.0
         if share > 0:
-            self._capped_calls.append(CappedCall(self._names[observation.live_opponents[0]],
-                                                 share,
-                                                 observation.contributions[observation.seat]))
+            self.learners.capped(CappedCall(self._names[observation.live_opponents[0]], share,
+                                            observation.contributions[observation.seat]))
         if self._tracer is not None and self.context is not None:
             self._tracer.write(decision_record(self.context, observation, rows, action))
         return rows, action

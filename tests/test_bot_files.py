@@ -11,7 +11,8 @@ import pytest
 import yaml
 from acpc_support import TINY
 
-from agent.heuristic import HeuristicAgent, model_name
+from agent.heuristic import HeuristicAgent
+from agent.modeller.storage import model_name
 from agent.traces import trace_name
 from simulator.cli import main as holdem
 from simulator.core.files import FileRefused

@@ -72,11 +72,11 @@ def test_a_river_bet_that_always_won_its_showdowns_is_called_less() -> None:
     plain = _river_call_chance(pipeline(seed=1, **{"calibration.enabled": True}))
     warned = pipeline(seed=1, **{"calibration.enabled": True})
     for hs in np.linspace(0.3, 0.95, 200):
-        warned.calibration.add("p0/bet", float(hs), 0.0)  # p0's river bets always won
+        warned.learners.calibration.add("p0/bet", float(hs), 0.0)  # p0's river bets always won
     assert _river_call_chance(warned) < 0.5 * plain
     elsewhere = pipeline(seed=1, **{"calibration.enabled": True})
     for hs in np.linspace(0.3, 0.95, 200):
-        elsewhere.calibration.add("p0/quiet", float(hs), 0.0)  # its checked-down hands
+        elsewhere.learners.calibration.add("p0/quiet", float(hs), 0.0)  # its checked-down hands
     assert _river_call_chance(elsewhere) == plain
 
 
@@ -90,5 +90,5 @@ def test_the_agent_learns_from_showdowns_unless_frozen() -> None:
                                   names=["hero", "caller"]))
         showdowns = sum(1 for r in results if r.history.shown and len(r.history.board) == 5)
         assert showdowns > 0
-        learned = agent.calibration.coefficients("caller/quiet") != (0.0, 1.0)
+        learned = agent.learners.calibration.coefficients("caller/quiet") != (0.0, 1.0)
         assert learned is not frozen

@@ -149,7 +149,7 @@ def test_a_bettor_whose_bets_the_calls_lose_to_lifts_the_cap() -> None:
     assert lifted, "no decision where the cap binds"
     for bot, obs in lifted:
         for _ in range(200):
-            bot.call_outcomes.add(bot._names[1 - obs.seat], 1.0, -2.0)
+            bot.learners.call_outcomes.add(bot._names[1 - obs.seat], 1.0, -2.0)
         assert _fold_mass(bot, obs)[0] == pytest.approx(_fold_mass(_uncapped(bot), obs)[0])
 
 
@@ -157,14 +157,14 @@ def test_a_capped_call_is_scored_from_the_call_on() -> None:
     """A call the cap made is scored by the hand's net plus what we had put in before it
     (what a fold there would have lost), in big blinds, weighted by the cap's share."""
     bot = recorded_decisions(capped_agent, [CallBot()], LIMIT, 2, seed=4).bot
-    assert not bot.call_outcomes.sums  # a player who never bets: no capped call
+    assert not bot.learners.call_outcomes.sums  # a player who never bets: no capped call
     seat = bot.context.seat
-    bot._capped_calls = [CappedCall("x", 0.5, 6), CappedCall("x", 1.0, 10)]
+    bot.learners.capped_calls = [CappedCall("x", 0.5, 6), CappedCall("x", 1.0, 10)]
     net = tuple(-14 if s == seat else 14 for s in range(2))
     bot.observe(HandEnded(hand_number=3, net=net, stacks=(400, 400)))
     # (-14 + 6) / 2 = -4 big blinds at weight 0.5, (-14 + 10) / 2 = -2 at weight 1
-    assert bot.call_outcomes.sums["x"] == (0.5 * -4 + 1.0 * -2, 1.5)
-    assert bot._capped_calls == []
+    assert bot.learners.call_outcomes.sums["x"] == (0.5 * -4 + 1.0 * -2, 1.5)
+    assert bot.learners.capped_calls == []
 
 
 @pytest.mark.parametrize("rival, hands, earns", [
@@ -175,10 +175,10 @@ def test_the_cap_holds_where_its_calls_pay_and_lifts_where_they_lose(rival, hand
     """Against a player who bets at random the calls the cap makes win, and the cap stays;
     against one who bets only strong hands they lose, and the cap relaxes."""
     bot = recorded_decisions(capped_agent, [rival()], LIMIT, hands, seed=4).bot
-    ((name, (total, weight)),) = bot.call_outcomes.sums.items()
+    ((name, (total, weight)),) = bot.learners.call_outcomes.sums.items()
     assert weight >= (10 if earns else 1)
     hand = bot.modeller.hand()
-    cap = bot._fold_cap_of(hand, hand.names.index(name))
+    cap = bot.learners.fold_cap_of(hand, hand.names.index(name))
     assert (total > 0) is earns
     assert (cap == CAP) is earns and cap >= CAP
 
@@ -188,7 +188,7 @@ def test_a_frozen_agent_learns_nothing_from_its_calls() -> None:
         return RandomBot(fold=0.0, call=0.3, raise_=0.7, seed=11)
 
     learning = recorded_decisions(capped_agent, [rival()], LIMIT, 60, seed=4).bot
-    assert learning.call_outcomes.sums  # the same match makes capped calls
+    assert learning.learners.call_outcomes.sums  # the same match makes capped calls
     assert not recorded_decisions(frozen(capped_agent), [rival()], LIMIT, 60,
-                                  seed=4).bot.call_outcomes.sums
+                                  seed=4).bot.learners.call_outcomes.sums
 

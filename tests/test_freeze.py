@@ -28,7 +28,7 @@ def _modeller(bot: Any) -> tuple[Any, ...]:
 
 
 def _heuristic(bot: Any) -> tuple[Any, ...]:
-    return _modeller(bot) + (pickle.dumps(bot.trust),)
+    return _modeller(bot) + (pickle.dumps(bot.learners.trust),)
 
 
 def _exploiter(bot: Any) -> tuple[Any, ...]:

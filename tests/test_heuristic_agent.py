@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent.explain_cli import explain
-from agent.heuristic import HeuristicAgent, model_path
+from agent.heuristic import HeuristicAgent
+from agent.modeller.storage import model_name
 from agent.params import AgentParamsError
 from agent.rivals.mc import MonteCarloBot
 from simulator import Action, BaseBot, BotContext, GameConfig, Observation, Street
@@ -202,7 +203,7 @@ def test_the_model_is_saved_per_block_and_permutation_and_can_be_loaded(
         tmp_path: Path) -> None:
     out = _tiny_run(tmp_path)
     files = sorted(p.name for p in (out / "bots" / "hero").iterdir())
-    assert files == sorted(model_path(Path("."), b, p).name for b in (0, 1) for p in (0, 1))
+    assert files == sorted(model_name(b, p) for b in (0, 1) for p in (0, 1))
     again = HeuristicAgent(model_file=str(out / "bots" / "hero" / files[0]))
     game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)  # the run's
     again.start(BotContext(0, ("hero", "villain"), game))  # reads it without complaint
@@ -389,22 +390,22 @@ def test_trust_by_line_learns_apart_from_bets_and_from_the_rest() -> None:
         agent = pipeline(seed=2, **{"trust.by_line": by_line})
         list(play_match(HEADS_UP, [agent, MonteCarloBot(seed=3)], 150, seed=4,
                         names=["p0", "p1"]))
-        after_bets, after_rest = (agent.trust.alpha("p1", line) for line in (True, False))
+        after_bets, after_rest = (agent.learners.trust.alpha("p1", line) for line in (True, False))
         if by_line:
             assert after_bets > after_rest + 0.2, (after_bets, after_rest)
         else:
-            assert after_bets == after_rest == agent.trust.alpha("p1") != 0.7
+            assert after_bets == after_rest == agent.learners.trust.alpha("p1") != 0.7
 
 
 def test_a_decision_mixes_each_range_by_the_trust_of_its_last_action() -> None:
     agent = pipeline(seed=1, **{"trust.by_line": True})
     for _ in range(40):  # bets that the weights predicted, and checks that they did not
-        agent.trust.add("p0", p_weights=0.004, p_uniform=0.001, bet=True)
-        agent.trust.add("p0", p_weights=0.0001, p_uniform=0.001, bet=False)
+        agent.learners.trust.add("p0", p_weights=0.004, p_uniform=0.001, bet=True)
+        agent.learners.trust.add("p0", p_weights=0.0001, p_uniform=0.001, bet=False)
     deal = deal_with(2, 1, "AsKd", "Qs9h5c2d7h")
     for bets, line in (((Street.RIVER,), True), ((), False)):
         spy = one_hand(LIMIT, [Script(bets), agent], deal, 1, 1)
         obs = _decisions(spy, Street.RIVER)[0][0]
         assert (obs.legal.call_amount > 0) is line
         rows = agent.rows(obs, np.array([0]))
-        assert rows.views[0].trust == agent.trust.alpha("p0", line), line
+        assert rows.views[0].trust == agent.learners.trust.alpha("p0", line), line

@@ -32,9 +32,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("agent.modeller",),
     ("agent", "agent.calibration", "agent.defense", "agent.deviation", "agent.ehs_cli",
      "agent.estimates", "agent.evaluation", "agent.explain_cli", "agent.fold_cap",
-     "agent.heuristic", "agent.opponents", "agent.params", "agent.play_cli", "agent.postflop",
-     "agent.preflop_policy", "agent.selector", "agent.trace_records", "agent.traces",
-     "agent.trust"),
+     "agent.heuristic", "agent.learners", "agent.opponents", "agent.params",
+     "agent.play_cli", "agent.postflop", "agent.preflop_policy", "agent.selector",
+     "agent.trace_records", "agent.traces", "agent.trust"),
     ("agent.rivals",),
 )
 PACKAGES = {"simulator", "agent"}

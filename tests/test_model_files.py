@@ -21,8 +21,9 @@ import pytest
 import yaml
 from modeller_support import ModelBot
 
-from agent.heuristic import HeuristicAgent, model_name
+from agent.heuristic import HeuristicAgent
 from agent.modeller import ModelFileError, OpponentModeller, storage
+from agent.modeller.storage import model_name
 from simulator import BotContext, GameConfig
 from simulator.arena.acpc_cli import main as acpc
 from simulator.arena.config import parse_config

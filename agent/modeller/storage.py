@@ -87,6 +87,15 @@ class ModelData:
     seats: int
 
 
+def model_name(block: int, permutation: int) -> str:
+    """The file a bot saves the model it learned in one block and seat permutation to.
+
+    >>> model_name(3, 1)
+    'model-b3-p1.model'
+    """
+    return f"model-b{block}-p{permutation}.model"
+
+
 def game_record(game: GameConfig, seats: int) -> dict[str, Any]:
     """The game as a model file records it."""
     return {**dataclasses.asdict(game), "blinds": list(game.blinds), "seats": seats}
