@@ -140,7 +140,6 @@ class HeuristicAgent(BaseBot):
                 if self.equilibrium is not None:
                     self.equilibrium.portfolio.end_hand(self.modeller.hand().betting.moves,
                                                         net / big_blind)
-            self.learners.forget_hand()
             if self._tracer is not None:
                 self._tracer.write(end_record(self.context, event.hand_number,
                                               self.modeller.hand(),
