@@ -240,7 +240,7 @@ class OpponentModeller:
         freqs = counts.get(seen.street, seen.context)
         values, order, skip = self._street_values(hand)
         p = self.params
-        if p.reweights_by_triple(seen.kind, counts.observations(seen.street, seen.context)):
+        if p.reweights_by_triple(seen.kind):
             return reweight_triple(ow.snapshot, values, order, freqs, seen.kind,
                                    p.triple_spread(seen.street), p.weight_floor)
         return reweight_threshold(ow.snapshot, values, order,

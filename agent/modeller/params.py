@@ -72,9 +72,7 @@ class ModellerParams(BaseModel):
     x1000, ``sigma_postflop`` in EHS'; ``preflop_skip_percentile`` of the pre-flop values
     over all 1326 holdings below which a threshold does not re-weight; ``weight_floor``;
     ``triple_spread_preflop`` and ``triple_spread_postflop`` are the logistic spreads of the
-    generic triple; ``triple_after`` is how many of the opponent's actions a context must have
-    seen before the triple re-weights there (below it, the threshold does: a triple drawn
-    from default frequencies only asserts a shape of play nobody has seen; 0: always).
+    generic triple.
 
     Every value is bounded so that play is possible (a finite spread, a node cap a model
     file can hold); a bad one is a :class:`ModellerError` naming its key.
@@ -98,7 +96,6 @@ class ModellerParams(BaseModel):
     weight_floor: Annotated[float, Field(gt=0, lt=1)] = 0.01
     triple_spread_preflop: Spread = 165.0
     triple_spread_postflop: Spread = 0.1
-    triple_after: Whole = 0
 
     def __init__(self, **data: Any) -> None:
         try:
@@ -164,18 +161,13 @@ class ModellerParams(BaseModel):
     def triple_spread(self, street: int) -> float:
         return self.triple_spread_preflop if street == 0 else self.triple_spread_postflop
 
-    def reweights_by_triple(self, kind: ActionKind, seen: int) -> bool:
-        """Whether an action of ``kind`` re-weights by the triple (else by the threshold) in a
-        context where the opponent was seen to act ``seen`` times.
+    def reweights_by_triple(self, kind: ActionKind) -> bool:
+        """Whether an action of ``kind`` re-weights by the triple (else by the threshold).
 
         >>> p = ModellerParams()  # passive_triple
-        >>> p.reweights_by_triple(ActionKind.CALL, 0), p.reweights_by_triple(ActionKind.RAISE, 0)
+        >>> p.reweights_by_triple(ActionKind.CALL), p.reweights_by_triple(ActionKind.RAISE)
         (True, False)
-        >>> ModellerParams(triple_after=20).reweights_by_triple(ActionKind.CALL, 19)
-        False
         """
-        if seen < self.triple_after:
-            return False
         return self.reweighting == "triple" or (self.reweighting == "passive_triple"
                                                 and kind is not ActionKind.RAISE)
 
