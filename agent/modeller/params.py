@@ -94,6 +94,7 @@ class ModellerParams(BaseModel):
     sigma_postflop: Spread = 0.2
     preflop_skip_percentile: Annotated[float, Field(ge=0, lt=100)] = 5.0
     weight_floor: Annotated[float, Field(gt=0, lt=1)] = 0.01
+    floor_on: Literal["weight", "factor"] = "weight"
     triple_spread_preflop: Spread = 165.0
     triple_spread_postflop: Spread = 0.1
 

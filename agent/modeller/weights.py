@@ -107,13 +107,16 @@ def _quantiles(values: np.ndarray, order: np.ndarray, w: np.ndarray, a: float, b
 
 @numba.njit(cache=True, nogil=True)
 def _threshold_kernel(w: np.ndarray, values: np.ndarray, order: np.ndarray, fraction: float,
-                      sigma: float, floor: float, skip_below: float, out: np.ndarray) -> bool:
+                      sigma: float, floor: float, skip_below: float, on_factor: bool,
+                      out: np.ndarray) -> bool:
     mu = _quantiles(values, order, w, fraction, fraction)[0]
     if mu < skip_below:
         return False
     for h in range(w.shape[0]):
         if w[h] <= 0.0:
             out[h] = 0.0
+        elif on_factor:
+            out[h] = w[h] * max(floor, _factor(values[h], mu, sigma, floor))
         elif w[h] <= floor:  # a factor is at most 1, so the product is floored anyway
             out[h] = floor
         else:
@@ -123,12 +126,15 @@ def _threshold_kernel(w: np.ndarray, values: np.ndarray, order: np.ndarray, frac
 
 @numba.njit(cache=True, nogil=True)
 def _triple_kernel(w: np.ndarray, values: np.ndarray, order: np.ndarray, fold: float,
-                   raise_: float, spread: float, row: int, floor: float,
+                   raise_: float, spread: float, row: int, floor: float, on_factor: bool,
                    out: np.ndarray) -> None:
     q_raise, q_fold = _quantiles(values, order, w, raise_, 1.0 - fold)
     for h in range(w.shape[0]):
         if w[h] <= 0.0:
             out[h] = 0.0
+        elif on_factor:
+            out[h] = w[h] * max(floor, _triple_row(values[h], q_raise, q_fold, fold > 0,
+                                                   spread, row))
         elif w[h] <= floor:  # skips the exps: a probability is at most 1, so this is exact
             out[h] = floor
         else:
@@ -166,14 +172,16 @@ def _read_only(a: np.ndarray) -> np.ndarray:
 
 def reweight_threshold(weights: np.ndarray, values: np.ndarray, order: np.ndarray,
                        fraction: float, sigma: float, floor: float = FLOOR,
-                       skip_below: float | None = None) -> np.ndarray:
+                       skip_below: float | None = None, on_factor: bool = False
+                       ) -> np.ndarray:
     """Loki-1: ``max(floor, w * factor)`` after an action whose (or a stronger action's)
     frequency is ``fraction``; holdings weighing 0 stay 0. Returns ``weights`` itself when
     ``mu`` falls below ``skip_below`` (pre-flop's 5th percentile: an action nearly everyone
     takes says nothing)."""
     out = np.empty(len(weights))
     skip = -np.inf if skip_below is None else skip_below
-    if not _threshold_kernel(weights, values, order, fraction, sigma, floor, skip, out):
+    if not _threshold_kernel(weights, values, order, fraction, sigma, floor, skip, on_factor,
+                             out):
         return weights
     return _read_only(out)
 
@@ -196,11 +204,11 @@ def generic_triple(values: np.ndarray, order: np.ndarray, weights: np.ndarray,
 
 def reweight_triple(weights: np.ndarray, values: np.ndarray, order: np.ndarray,
                     freqs: Frequencies, kind: ActionKind, spread: float,
-                    floor: float = FLOOR) -> np.ndarray:
+                    floor: float = FLOOR, on_factor: bool = False) -> np.ndarray:
     """Loki-2 with the generic triple: ``max(floor, w * P(kind | value))``; 0 stays 0."""
     out = np.empty(len(weights))
     _triple_kernel(weights, values, order, freqs[0], freqs[2], spread, KIND_ROW[kind], floor,
-                   out)
+                   on_factor, out)
     return _read_only(out)
 
 
