@@ -323,7 +323,9 @@ def checker(errors: list[str]):
             if s == obs.seat or not obs.active[s]:
                 continue
             w = m.weights(s)
-            if not ((w[dead] == 0).all() and (w[~dead] >= 0.01 - 1e-12).all()):
+            # a floored weight stays at the floor; a floored factor never reaches 0
+            least = 0.01 - 1e-12 if m.params.floor_on == "weight" else 1e-300
+            if not ((w[dead] == 0).all() and (w[~dead] >= least).all()):
                 errors.append(f"weights of seat {s}")
             if obs.board and not 0 <= hand_strength(obs.hole_cards, obs.board, w) <= 1:
                 errors.append("the weights do not feed the hand evaluator")  # as they are

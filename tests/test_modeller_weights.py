@@ -121,9 +121,11 @@ def test_first_action_reweights_from_the_snapshot_and_a_raise_redoes_it(reweight
         freqs = m.frequencies(1, Street.FLOP, context)
         if reweighting == "triple" or (reweighting == "passive_triple"
                                        and kind is not ActionKind.RAISE):
-            return reweight_triple(snapshot, values, bv.order, freqs, kind, 0.1)
+            return reweight_triple(snapshot, values, bv.order, freqs, kind, 0.1,
+                                   on_factor=p.floor_on == "factor")
         f = freqs[2] if kind is ActionKind.RAISE else freqs[1] + freqs[2]
-        return reweight_threshold(snapshot, values, bv.order, f, p.sigma_postflop)
+        return reweight_threshold(snapshot, values, bv.order, f, p.sigma_postflop,
+                                  on_factor=p.floor_on == "factor")
 
     act(m, 0, Street.FLOP, ActionKind.RAISE, 2, 2)  # we bet
     first = expected(ActionKind.CALL, 1)
@@ -223,3 +225,28 @@ def test_reweighting_concentrates_the_mass_on_the_real_raising_range() -> None:
         rows = [(m, u) for s, m, u in late if s == street]
         assert len(rows) > 10
         assert np.mean([m for m, _ in rows]) > 3.5 * np.mean([u for _, u in rows])
+
+
+def test_a_floored_factor_lets_every_action_count() -> None:
+    """With the factor floored, a holding that two actions rule out weighs floor x floor of
+    one they both fit (never 0); with the weight floored it stays at the floor."""
+    values = np.linspace(0, 1, 1326)
+    order = np.argsort(-values)
+    w = np.ones(1326)
+    w[0] = 0.0
+    by_factor, by_weight = w, w
+    for _ in range(2):  # two raises from the top 10%
+        by_factor = reweight_threshold(by_factor, values, order, 0.1, 0.05, on_factor=True)
+        by_weight = reweight_threshold(by_weight, values, order, 0.1, 0.05)
+    assert by_factor[0] == by_weight[0] == 0.0
+    assert by_factor[1] == pytest.approx(0.01 * 0.01) and by_weight[1] == 0.01
+    # the holdings both actions fit keep their weight either way
+    top = values > 0.99
+    assert (by_factor[top] == by_weight[top]).all() and by_factor[top].min() > 0.5
+    # from weights of 1 the two floors are the same
+    once = reweight_threshold(w, values, order, 0.1, 0.05, on_factor=True)
+    assert np.array_equal(once, reweight_threshold(w, values, order, 0.1, 0.05))
+    t = reweight_triple(np.full(1326, 0.5), values, order, (0.5, 0.3, 0.2), ActionKind.CALL,
+                        0.05, on_factor=True)
+    chance = generic_triple(values, order, np.full(1326, 0.5), (0.5, 0.3, 0.2), 0.05)[1]
+    assert t == pytest.approx(0.5 * np.maximum(0.01, chance))

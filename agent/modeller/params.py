@@ -3,8 +3,8 @@
 Values the literature fixes: the 20-observation blend and Table B.2's defaults (Papp 1998),
 the pre-flop spread of 330 income-rate units and the 5th-percentile skip (Papp section 7.2),
 the 0.01 weight floor. Everything else is "proposed here" and tunable: the post-flop spread
-0.2, the no-limit size edges, the query threshold, the node cap and how far pruning cuts, and
-the generic probability-triple spreads.
+0.2, the no-limit size edges, the query threshold, the node cap and how far pruning cuts, the
+generic probability-triple spreads, and what the floor applies to.
 
 >>> p = ModellerParams()
 >>> p.size_buckets, p.sigma(0), p.sigma(2)
@@ -70,7 +70,9 @@ class ModellerParams(BaseModel):
     triple for checks and calls, which take the holdings that would have raised out; the
     threshold for raises); ``sigma_preflop`` in income-rate units
     x1000, ``sigma_postflop`` in EHS'; ``preflop_skip_percentile`` of the pre-flop values
-    over all 1326 holdings below which a threshold does not re-weight; ``weight_floor``;
+    over all 1326 holdings below which a threshold does not re-weight; ``weight_floor``, and
+    ``floor_on``: ``"factor"`` (the default) floors each action's factor, so that no action
+    rules a holding out but every action counts, ``"weight"`` (Papp) the weight itself;
     ``triple_spread_preflop`` and ``triple_spread_postflop`` are the logistic spreads of the
     generic triple.
 
@@ -94,7 +96,7 @@ class ModellerParams(BaseModel):
     sigma_postflop: Spread = 0.2
     preflop_skip_percentile: Annotated[float, Field(ge=0, lt=100)] = 5.0
     weight_floor: Annotated[float, Field(gt=0, lt=1)] = 0.01
-    floor_on: Literal["weight", "factor"] = "weight"
+    floor_on: Literal["weight", "factor"] = "factor"
     triple_spread_preflop: Spread = 165.0
     triple_spread_postflop: Spread = 0.1
 

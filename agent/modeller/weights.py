@@ -2,8 +2,8 @@
 
 Each opponent has 1326 weights, 1 at the start of a hand and 0 on holdings that clash with
 our cards or the board. After an action (a fold is not re-weighted: the player is out) they
-are multiplied by a factor of the holding's value ``v`` (IR7 pre-flop, EHS' after the flop)
-and floored at 0.01 (Papp 1998 section 7.2):
+are multiplied by a factor of the holding's value ``v`` (IR7 pre-flop, EHS' after the flop),
+with a floor of 0.01 (see below):
 
 * **Threshold (Loki-1).** ``mu`` is the value above which the live holdings, weighted by
   their current weights, hold the fraction ``f`` of the mass, where ``f`` is the frequency of
@@ -23,6 +23,14 @@ and floored at 0.01 (Papp 1998 section 7.2):
   the rest call, in about the proportions the frequencies say.
 * **Both** (``passive_triple``, the default): the triple for checks and calls,
   the threshold for raises.
+
+**The floor** keeps every live holding possible. Papp (1998, section 7.2) floors the weight,
+``max(floor, w * factor)``. Floored on the factor instead, ``w * max(floor, factor)``
+(``floor_on: factor``, the default), it is the chance that a player takes an action its model
+says it never takes, and a holding that two actions rule out weighs 0.01 x 0.01 of one they
+both fit. A weight floor holds every holding at 1% of a fully plausible one however much the
+hand has said; once a few checks and calls (whose triple chances are below 1) have thinned
+the plausible holdings too, the floored ones weigh more than that against them.
 
 **Snapshot rule.** Each round starts from a snapshot of the weights. An opponent's first
 action of the round re-weights from the snapshot; a later, more aggressive action of the same
@@ -174,10 +182,10 @@ def reweight_threshold(weights: np.ndarray, values: np.ndarray, order: np.ndarra
                        fraction: float, sigma: float, floor: float = FLOOR,
                        skip_below: float | None = None, on_factor: bool = False
                        ) -> np.ndarray:
-    """Loki-1: ``max(floor, w * factor)`` after an action whose (or a stronger action's)
-    frequency is ``fraction``; holdings weighing 0 stay 0. Returns ``weights`` itself when
-    ``mu`` falls below ``skip_below`` (pre-flop's 5th percentile: an action nearly everyone
-    takes says nothing)."""
+    """Loki-1: ``max(floor, w * factor)`` (``on_factor``: ``w * max(floor, factor)``) after an
+    action whose (or a stronger action's) frequency is ``fraction``; holdings weighing 0 stay
+    0. Returns ``weights`` itself when ``mu`` falls below ``skip_below`` (pre-flop's 5th
+    percentile: an action nearly everyone takes says nothing)."""
     out = np.empty(len(weights))
     skip = -np.inf if skip_below is None else skip_below
     if not _threshold_kernel(weights, values, order, fraction, sigma, floor, skip, on_factor,
@@ -205,7 +213,8 @@ def generic_triple(values: np.ndarray, order: np.ndarray, weights: np.ndarray,
 def reweight_triple(weights: np.ndarray, values: np.ndarray, order: np.ndarray,
                     freqs: Frequencies, kind: ActionKind, spread: float,
                     floor: float = FLOOR, on_factor: bool = False) -> np.ndarray:
-    """Loki-2 with the generic triple: ``max(floor, w * P(kind | value))``; 0 stays 0."""
+    """Loki-2 with the generic triple: ``max(floor, w * P(kind | value))`` (``on_factor``:
+    ``w * max(floor, P(kind | value))``); 0 stays 0."""
     out = np.empty(len(weights))
     _triple_kernel(weights, values, order, freqs[0], freqs[2], spread, KIND_ROW[kind], floor,
                    on_factor, out)

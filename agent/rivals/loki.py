@@ -296,12 +296,12 @@ LOKI_MODELLER = ModellerParams(
     default_frequencies=((0.0, 0.5, 0.5), (0.5, 0.3, 0.2), (0.7, 0.2, 0.1)),
     raised_back_frequencies=(0.1, 0.6, 0.3), pool_streets=False, reweighting="threshold",
     sigma_preflop=330.0, sigma_postflop=0.2, preflop_skip_percentile=5.0, weight_floor=0.01,
-    triple_spread_preflop=165.0, triple_spread_postflop=0.1)
+    floor_on="weight", triple_spread_preflop=165.0, triple_spread_postflop=0.1)
 """Loki's opponent modeller, every value written here so that a change to the agent's
 defaults never moves the yardstick: Papp's 20-observation blend with Table B.2, his
 threshold re-weighting with the 330-unit pre-flop and 0.2 post-flop spreads, the 5th-
-percentile skip and the 0.01 floor (the chain and raised-back values are unused in its
-``"frequencies"`` mode with Papp's contexts)."""
+percentile skip and the 0.01 floor on the weights (the chain and raised-back values are
+unused in its ``"frequencies"`` mode with Papp's contexts)."""
 
 NO_DEFENCE = DefenseParams(enabled=False, realization=1.0, value_raise=False,
                            value_edge=1.0, steal=False)
