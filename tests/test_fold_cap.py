@@ -168,7 +168,7 @@ def test_a_capped_call_is_scored_from_the_call_on() -> None:
 
 
 @pytest.mark.parametrize("rival, hands, earns", [
-    (lambda: RandomBot(fold=0.0, call=0.3, raise_=0.7, seed=11), 120, True),
+    (lambda: RandomBot(fold=0.0, call=0.3, raise_=0.7, seed=11), 200, True),
     (RockBot, 300, False)], ids=["random", "rock"])
 def test_the_cap_holds_where_its_calls_pay_and_lifts_where_they_lose(rival, hands: int,
                                                                      earns: bool) -> None:
