@@ -243,11 +243,11 @@ class OpponentModeller:
         if p.reweights_by_triple(seen.kind):
             return reweight_triple(ow.snapshot, values, order, freqs, seen.kind,
                                    p.triple_spread(seen.street), p.weight_floor,
-                                   p.floor_on == "factor")
+                                   p.floors_factor)
         return reweight_threshold(ow.snapshot, values, order,
                                   at_least_as_strong(freqs, seen.kind),
                                   p.sigma(seen.street), p.weight_floor, skip,
-                                  p.floor_on == "factor")
+                                  p.floors_factor)
 
     # --- chains -----------------------------------------------------------------------------
 

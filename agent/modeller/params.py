@@ -164,6 +164,15 @@ class ModellerParams(BaseModel):
     def triple_spread(self, street: int) -> float:
         return self.triple_spread_preflop if street == 0 else self.triple_spread_postflop
 
+    @property
+    def floors_factor(self) -> bool:
+        """Whether the weight floor bounds each action's factor (else the weight itself).
+
+        >>> ModellerParams().floors_factor, ModellerParams(floor_on="weight").floors_factor
+        (True, False)
+        """
+        return self.floor_on == "factor"
+
     def reweights_by_triple(self, kind: ActionKind) -> bool:
         """Whether an action of ``kind`` re-weights by the triple (else by the threshold).
 
