@@ -32,7 +32,7 @@ from simulator.core.cards import HOLDING_INDEX
 from simulator.core.equity import equities
 from simulator.core.game import GameConfig
 from simulator.core.records import HandResult
-from simulator.play.match import play_match
+from simulator.play.match import Overseer, play_match
 from simulator.play.registry import build, resolve
 
 Key = tuple[str, str, str, str]  # street, position, spot, player
@@ -103,18 +103,21 @@ def equity_table(counts: Counter[tuple[EquityKey, str]]) -> str:
 
 def both_seatings(hero: str, params: dict[str, Any], rival: str, deals: int, seed: int,
                   hero_as: Callable[[Bot, int], Bot] = lambda bot, perm: bot,
-                  rival_as: Callable[[Bot], Bot] = lambda bot: bot
+                  rival_as: Callable[[Bot], Bot] = lambda bot: bot,
+                  overseer: Callable[[list[Bot], int], Overseer] | None = None
                   ) -> Iterator[tuple[int, HandResult]]:
     """Every deal of ``seed`` heads-up fixed-limit in both seatings: ``(perm, result)``, the
     hero in seat ``perm``. ``hero_as(bot, perm)`` and ``rival_as(bot)`` may wrap the bots
-    (:func:`watched`) before they play; the bots' seeds depend on the seed and the seating
-    only, so every leak finder plays the same match."""
+    (:func:`watched`) before they play, and ``overseer(bots, perm)`` may watch each
+    seating's decisions; the bots' seeds depend on the seed and the seating only, so every
+    leak finder plays the same match."""
     game = GameConfig(**HEADS_UP_LIMIT)
     for perm in (0, 1):
         ours = hero_as(build(resolve(hero), params, seed * 7 + perm), perm)
         theirs = rival_as(build(resolve(rival), {}, seed * 11 + perm))
         bots = [ours, theirs] if perm == 0 else [theirs, ours]
-        for result in play_match(game, bots, deals, seed=seed):
+        watcher = None if overseer is None else overseer(bots, perm)
+        for result in play_match(game, bots, deals, seed=seed, overseer=watcher):
             yield perm, result
 
 
