@@ -49,7 +49,7 @@ from agent.params import AgentParams, identity, load_agent_params, seat_params
 from agent.postflop import PostflopRows, postflop_rows
 from agent.preflop.expert import PreflopExpert
 from agent.preflop_policy import PreflopRows, preflop_reach, preflop_rows, raise_answers
-from agent.selector import draw, draw_index
+from agent.selector import draw_index
 from agent.trace_records import decision_record, end_record
 from agent.traces import TraceWriter, trace_name
 from simulator import (
@@ -190,31 +190,24 @@ class HeuristicAgent(BaseBot):
         return mode if mode is not None and mode.playing else None
 
     def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
-        """The decision for our own holding: its row, and the action drawn from it."""
+        """The decision for our own holding: its row, and the action drawn from it (traced
+        when asked)."""
+        rows: Rows | Policy
         if self._equilibrium_hand() is not None:
-            policy = self.policy(observation, own_holding(observation))
-            chosen = draw(policy, self.rng)
-            if self._tracer is not None and self.context is not None:
-                self._tracer.write(decision_record(self.context, observation, policy, chosen))
-            return policy, chosen
-        rows, action = self._decide(observation)
-        return Policy(tuple(rows.actions), rows.probabilities), action
-
-    def act(self, observation: Observation) -> Action:
-        if self._equilibrium_hand() is not None:
-            return self.step_with_policy(observation)[1]
-        return self._decide(observation)[1]
-
-    def _decide(self, observation: Observation) -> tuple[Rows, Action]:
-        """Our own holding's rows and the action drawn from them (traced when asked)."""
-        hole = observation.hole_cards
-        rows = self.rows(observation, np.array([HOLDING_INDEX[hole[0], hole[1]]]))
+            rows = self.policy(observation, own_holding(observation))
+        else:
+            hole = observation.hole_cards
+            rows = self.rows(observation, np.array([HOLDING_INDEX[hole[0], hole[1]]]))
         index = draw_index(rows.probabilities[0], self.rng)
         action = rows.actions[index]
-        share = rows.cap_share(index) if isinstance(rows, PostflopRows) else 0.0
-        if share > 0:
+        assert isinstance(action, Action)  # our rows list fixed actions, never a raise range
+        if isinstance(rows, PostflopRows) and (share := rows.cap_share(index)) > 0:
             self.learners.capped(CappedCall(self._names[observation.live_opponents[0]], share,
                                             observation.contributions[observation.seat]))
         if self._tracer is not None and self.context is not None:
             self._tracer.write(decision_record(self.context, observation, rows, action))
-        return rows, action
+        return (rows if isinstance(rows, Policy) else
+                Policy(tuple(rows.actions), rows.probabilities)), action
+
+    def act(self, observation: Observation) -> Action:
+        return self.step_with_policy(observation)[1]
