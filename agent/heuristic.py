@@ -190,8 +190,17 @@ class HeuristicAgent(BaseBot):
         return mode if mode is not None and mode.playing else None
 
     def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
-        """The decision for our own holding: its row, and the action drawn from it (traced
-        when asked)."""
+        """The decision for our own holding: its row, and the action drawn from it."""
+        rows, action = self._decide(observation)
+        return (rows if isinstance(rows, Policy) else
+                Policy(tuple(rows.actions), rows.probabilities)), action
+
+    def act(self, observation: Observation) -> Action:
+        return self._decide(observation)[1]  # no Policy record on the hot path
+
+    def _decide(self, observation: Observation) -> tuple[Rows | Policy, Action]:
+        """Our own holding's row (the equilibrium's or the pipeline's) and the action drawn
+        from it, traced when asked."""
         rows: Rows | Policy
         if self._equilibrium_hand() is not None:
             rows = self.policy(observation, own_holding(observation))
@@ -206,8 +215,4 @@ class HeuristicAgent(BaseBot):
                                             observation.contributions[observation.seat]))
         if self._tracer is not None and self.context is not None:
             self._tracer.write(decision_record(self.context, observation, rows, action))
-        return (rows if isinstance(rows, Policy) else
-                Policy(tuple(rows.actions), rows.probabilities)), action
-
-    def act(self, observation: Observation) -> Action:
-        return self.step_with_policy(observation)[1]
+        return rows, action

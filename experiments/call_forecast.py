@@ -37,7 +37,8 @@ from matchups import HEADS_UP_LIMIT
 
 from agent.heuristic import HeuristicAgent
 from agent.postflop import PostflopRows
-from simulator import Action, ActionKind, Bot, Street
+from agent.selector import draw_index
+from simulator import Action, ActionKind, Bot, PolicyBot, Street
 from simulator.core.actions import ActionRecord
 from simulator.core.cards import HOLDING_INDEX
 from simulator.core.equity import equities
@@ -85,9 +86,12 @@ def play_out(state: HandState, bots: list[Bot], hero: int, rng: np.random.Genera
         assert who is not None
         hole = state.holes[who]
         assert hole is not None
-        policy = bots[who].policy(state.observation(who), [hole])  # type: ignore[attr-defined]
-        row = policy.probabilities[0]
-        state.apply(policy.actions[int(rng.choice(len(row), p=row / row.sum()))])
+        bot = bots[who]
+        assert isinstance(bot, PolicyBot)
+        policy = bot.policy(state.observation(who), [hole])
+        entry = policy.actions[draw_index(policy.probabilities[0], rng)]
+        assert isinstance(entry, Action), "the rollouts take bots whose rows list actions"
+        state.apply(entry)
     won = state.finishing_stacks[hero] - before
     showdown = sum(state.active) > 1
     return {"value": won / SMALL_BET, "we fold": float(not state.active[hero]),
