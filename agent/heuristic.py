@@ -129,11 +129,12 @@ class HeuristicAgent(BaseBot):
             self.learners.forget_hand()
             if self.equilibrium is not None:
                 self.equilibrium.portfolio.start_hand(event.names, event.button)
+        # a hand we were not dealt into (busted, stacks not reset) teaches the learners nothing
         if isinstance(event, Showdown) and self.context is not None and not self._frozen \
-                and self._names:
+                and self.modeller.dealt:
             self.learners.showdown(self.modeller.hand(), event.shown, self.modeller.weights)
         self.modeller.observe(event)
-        if isinstance(event, HandEnded) and self.context is not None:
+        if isinstance(event, HandEnded) and self.context is not None and self.modeller.dealt:
             if not self._frozen:
                 net, big_blind = event.net[self.context.seat], max(self.context.game.blinds)
                 self.learners.hand_ended(net, big_blind)

@@ -17,7 +17,17 @@ from agent.heuristic import HeuristicAgent
 from agent.modeller.storage import model_name
 from agent.params import AgentParamsError
 from agent.rivals.mc import MonteCarloBot
-from simulator import Action, BaseBot, BotContext, GameConfig, Observation, Street
+from simulator import (
+    Action,
+    BaseBot,
+    BotContext,
+    Event,
+    GameConfig,
+    HandStarted,
+    Observation,
+    Showdown,
+    Street,
+)
 from simulator.arena.config import parse_config
 from simulator.arena.tournament import run_tournament
 from simulator.core.cards import parse_cards
@@ -149,6 +159,35 @@ def test_no_fault_and_no_illegal_action_at_any_table(game: GameConfig, seats: in
     assert len(results) == hands
     assert all(not r.faults for r in results)
     assert sum(sum(r.net) for r in results) == 0
+
+
+class Watcher(RaiseBot):
+    """Raises all in; notes, per hand, who was dealt in and whether it went to a showdown."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hands: list[tuple[tuple[bool, ...], bool]] = []
+
+    def observe(self, event: Event) -> None:
+        if isinstance(event, HandStarted):
+            self.hands.append((event.dealt_in, False))
+        elif isinstance(event, Showdown):
+            self.hands[-1] = (self.hands[-1][0], True)
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_a_busted_agent_watches_the_showdowns_it_is_not_in(tmp_path: Path,
+                                                           trace: bool) -> None:
+    game = GameConfig(variant="nolimit", blinds=(1, 2), stack=12, reset_stacks=False)
+    watcher = Watcher()
+    bots: list[BaseBot] = [HeuristicAgent(seed=s, trace=trace) for s in range(4)]
+    bots.append(watcher)
+    names = [f"s{i}" for i in range(5)]
+    results = list(play_match(game, bots, 40, seed=7, names=names, on_bot_error="stop",
+                              directory=tmp_path))
+    assert all(not r.faults for r in results)
+    assert any(not all(dealt[:4]) and shown for dealt, shown in watcher.hands), \
+        "no showdown was played with an agent sitting out: the test tests nothing"
 
 
 def test_a_seed_replays_the_same_match() -> None:

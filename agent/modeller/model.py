@@ -306,6 +306,12 @@ class OpponentModeller:
             raise ModellerError(f"seat {seat!r} is not an opponent dealt into this hand "
                                 f"(opponents: {sorted(hand.weights)})")
 
+    @property
+    def dealt(self) -> bool:
+        """Whether the hand in progress (or just ended) is one our seat is dealt into: a seat
+        that has busted, in a match without stack resets, watches hands it is not in."""
+        return self._hand is not None and self._hand.dealt
+
     def hand(self) -> HandModel:
         """The hand in progress as the modeller sees it now."""
         return self._current()
