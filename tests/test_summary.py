@@ -149,3 +149,13 @@ def test_the_table_says_when_the_adjustment_did_not_narrow_the_interval() -> Non
     assert "(no CI)" in one and "an interval needs 2 blocks" in one
     for table in (format_table(unrelated), two, one):
         assert max(map(len, table.splitlines())) <= 80, table
+
+
+def test_wide_intervals_never_run_into_the_next_column() -> None:
+    # two blocks of 2 hands with nets far apart: intervals of five-digit bounds
+    lines = [_line(0, (2, -9000, 0.0)), _line(1, (2, 9000, 0.0))]
+    table = format_table(summarise(lines, NAMES, unit="big_blinds", unit_chips=1,
+                                   big_blind=1, run=_run_info(luck=False)))
+    rows = [r for r in table.splitlines() if r.startswith(("a ", "b "))]
+    assert rows and all("]+" not in r and "]-" not in r for r in rows), table
+    assert all(r.count("] ") == 2 for r in rows), table

@@ -377,8 +377,9 @@ def format_table(summary: RunSummary) -> str:
     Below it, a note for every player whose luck adjustment did not narrow the interval.
     """
     short = "SB/h" if summary.unit == "small_bets" else "bb/h"
-    head = (f"{'player':<12}{'hands':>7}  {short + ' [95% CI]':<25}"
-            f"{'luck-adjusted [95% CI]':<25}{'bb/100':>8}")
+    w = _column(summary)
+    head = (f"{'player':<12}{'hands':>7}  {short + ' [95% CI]':<{w}}"
+            f"{'luck-adjusted [95% CI]':<{w}}{'bb/100':>8}")
     lines = [f"{summary.deals} deals in {summary.blocks} blocks; unit: {summary.unit} per hand",
              head, "-" * len(head)]
     for name, p in summary.players.items():
@@ -386,13 +387,13 @@ def format_table(summary: RunSummary) -> str:
         if len(name) > 11:  # a long name gets a line of its own, the figures the next
             lines.append(name)
             name = ""
-        lines.append(f"{name:<12}{p.raw.hands:>7}  {_cell_text(p.raw):<25}"
-                     f"{_cell_text(p.luck_adjusted.stat):<25}{bb100:>8}")
+        lines.append(f"{name:<12}{p.raw.hands:>7}  {_cell_text(p.raw):<{w}}"
+                     f"{_cell_text(p.luck_adjusted.stat):<{w}}{bb100:>8}")
     notes = _adjustment_notes(summary) + _fault_notes(summary)
     if any(p.raw.mean is not None and p.raw.ci95 is None for p in summary.players.values()):
         notes.append("note: no CI: an interval needs 2 blocks or more")
     lines += [textwrap.fill(note, WIDTH, subsequent_indent="  ") for note in notes]
-    lines += _aivat_lines(summary, short)
+    lines += _aivat_lines(summary, short, w)
     return "\n".join(lines)
 
 
@@ -403,20 +404,28 @@ def _fault_notes(summary: RunSummary) -> list[str]:
     return [f"note: {name} had {p.faults} bot fault{'s' if p.faults > 1 else ''} (its seat "
             f"checked or folded instead; see blocks.jsonl)"
             for name, p in summary.players.items() if p.faults]
-def _aivat_lines(summary: RunSummary, short: str) -> list[str]:
+def _column(summary: RunSummary) -> int:
+    """The width of an interval column: 25, or one more than its widest cell (wide intervals
+    of large figures), so that two cells never run together."""
+    cells = [_cell_text(s) for p in summary.players.values()
+             for s in (p.raw, p.luck_adjusted.stat, *((p.aivat.stat,) if p.aivat else ()))]
+    return max(25, 1 + max(map(len, cells), default=0))
+
+
+def _aivat_lines(summary: RunSummary, short: str, w: int = 25) -> list[str]:
     """AIVAT's figures beside the others, with its variance factor, and a note for each
     player whose own decisions were not corrected."""
     players = [(name, p.aivat) for name, p in summary.players.items() if p.aivat is not None]
     if not players:
         return []
-    lines = [f"{'AIVAT':<12}{'':>7}  {short + ' [95% CI]':<25}{'variance / raw':<25}"]
+    lines = [f"{'AIVAT':<12}{'':>7}  {short + ' [95% CI]':<{w}}{'variance / raw':<25}"]
     for name, aivat in players:
         factor = "-" if aivat.variance_reduction is None else \
             f"1/{aivat.variance_reduction:.1f}"
         if len(name) > 11:
             lines.append(name)
             name = ""
-        lines.append(f"{name:<12}{'':>7}  {_cell_text(aivat.stat):<25}{factor:<25}")
+        lines.append(f"{name:<12}{'':>7}  {_cell_text(aivat.stat):<{w}}{factor:<25}")
     for name, aivat in players:
         if not aivat.policy:
             lines.append(textwrap.fill(
