@@ -3,9 +3,10 @@
 Each example draws a game (2-10 seats, limit or no-limit, blinds, an ante, stacks from a few
 big blinds to a thousand, reset every hand or carried over so that seats bust and sit out)
 and seats a random mix of the registered bots that play it. Every bot must finish every hand
-without a fault, and the chips must balance. A handful of examples run by default; the
-thorough run (``--runslow``) plays many more. It found a busted agent faulting at a showdown
-it was not dealt into.
+without a fault, and the chips must balance; and a bot asked for its policy before every
+action (every holding, and a state the hand never reached) plays the match exactly as it
+does unasked. A handful of examples run by default; the thorough run (``--runslow``) plays
+many more. It found a busted agent faulting at a showdown it was not dealt into.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from policy_support import no_side_effects
 
-from simulator import Bot, GameConfig
+from simulator import BaseBot, Bot, GameConfig, PolicyBot
 from simulator.core.errors import HoldemError
 from simulator.play.match import play_match
 from simulator.play.registry import build, resolve
@@ -53,6 +55,19 @@ def _seats(game: GameConfig, seats: int, seed: int) -> list[Bot]:
     return bots
 
 
+def _asking_changes_nothing(game: GameConfig, seats: int, seed: int, hands: int) -> None:
+    """The first seat's bot, asked before every action, against the others of the mix."""
+    def asked(_: int) -> PolicyBot:
+        bot = _seats(game, seats, seed)[0]
+        assert isinstance(bot, PolicyBot)  # every bot of the panel states its policy
+        return bot
+
+    def rivals() -> list[BaseBot]:
+        return [b for b in _seats(game, seats, seed)[1:] if isinstance(b, BaseBot)]
+
+    no_side_effects(asked, rivals, game, hands, seed)  # asserts the two matches are one
+
+
 def _plays_without_fault(game: GameConfig, seats: int, seed: int, hands: int) -> None:
     bots = _seats(game, seats, seed)
     results = list(play_match(game, bots, hands, seed=seed,
@@ -74,6 +89,21 @@ def test_a_random_table_plays_without_fault(game: GameConfig, seats: int, seed: 
 def test_many_random_tables_play_without_fault(game: GameConfig, seats: int,
                                                seed: int) -> None:
     _plays_without_fault(game, seats, seed, hands=40)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=games(), seats=st.integers(2, 6), seed=st.integers(0, 10**6))
+def test_asking_a_policy_at_a_random_table_changes_nothing(game: GameConfig, seats: int,
+                                                            seed: int) -> None:
+    _asking_changes_nothing(game, seats, seed, hands=12)
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=games(), seats=st.integers(2, 6), seed=st.integers(0, 10**6))
+def test_asking_policies_at_many_random_tables_changes_nothing(game: GameConfig, seats: int,
+                                                               seed: int) -> None:
+    _asking_changes_nothing(game, seats, seed, hands=20)
 
 
 @pytest.mark.parametrize("seed", [3, 22])
