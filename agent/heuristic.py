@@ -52,6 +52,7 @@ from agent.preflop_policy import PreflopRows, preflop_reach, preflop_rows, raise
 from agent.selector import draw_index
 from agent.trace_records import decision_record, end_record
 from agent.traces import TraceWriter, trace_name
+from agent.warm_up import WarmsUp
 from simulator import (
     Action,
     BaseBot,
@@ -73,7 +74,7 @@ ALL_HOLDINGS = np.arange(NUM_HOLDINGS)
 Rows = PreflopRows | PostflopRows
 
 
-class HeuristicAgent(BaseBot):
+class HeuristicAgent(WarmsUp, BaseBot):
     """Direct-estimation heuristic agent: E(t) of each action, chosen at random among the
     positive ones; pre-flop by Loki's income-rate rules. Parameters: ``config`` (a YAML file
     by path, merged over the packaged ``agent/data/default.yaml``) and dotted overrides."""

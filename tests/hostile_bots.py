@@ -175,3 +175,36 @@ class ProcessDiaryBot(BaseBot):
 
     def act(self, observation: Observation) -> Action:
         return Action.call()
+
+
+class CompilesOnFirstActBot(BaseBot):
+    """Calls; its first ``act`` in a process takes ``seconds`` (a kernel compiling), unless
+    the class was prepared in that process (``prepare``, which the simulator calls off the
+    clock)."""
+
+    prepared = False
+
+    def __init__(self, seconds: float = 1.0) -> None:
+        self.seconds = seconds
+
+    @classmethod
+    def prepare(cls, game: Any) -> None:
+        cls.prepared = True
+
+    def act(self, observation: Observation) -> Action:
+        if not CompilesOnFirstActBot.prepared:
+            time.sleep(self.seconds)
+            CompilesOnFirstActBot.prepared = True
+        return Action.call()
+
+
+class PrepareRaisesBot(BaseBot):
+    """Calls; its ``prepare`` raises, to show that a run checks every seat before any
+    preparing."""
+
+    @classmethod
+    def prepare(cls, game: Any) -> None:
+        raise RuntimeError("prepare ran before every seat was checked")
+
+    def act(self, observation: Observation) -> Action:
+        return Action.call()

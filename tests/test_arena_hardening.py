@@ -602,3 +602,25 @@ def test_a_constructor_that_ends_or_hangs_the_process_is_that_seats_error(
     err = _err_line(capfd)
     assert "(builder)" in err and message in err
     assert not (out / "blocks.jsonl").exists()
+
+
+# --- a bot's first decision that compiles its kernels is not a hung bot ----------------------
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bot_is_prepared_off_the_clock_in_every_process(tmp_path: Path,
+                                                          workers: int) -> None:
+    # unprepared, its first act takes 1 s against a bot_timeout of 0.5 s
+    out = tmp_path / "out"
+    data = _data(out, hands=40, workers=workers, on_bot_error="stop", bot_timeout=0.5,
+                 seats=[_hostile("slow", "CompilesOnFirstActBot", seconds=1.0),
+                        {"name": "c", "bot": "call"}])
+    summary = run_tournament(parse_config(data), progress=False)
+    assert summary.blocks == 2 and summary.record.faults == 0
+
+
+def test_every_seat_is_checked_before_any_is_prepared(tmp_path: Path) -> None:
+    data = _data(tmp_path / "out", seats=[_hostile("early", "PrepareRaisesBot"),
+                                          {"name": "typo", "bot": "no_such_bot"}])
+    with pytest.raises(HoldemError, match=r"seats\[1\] \(typo\).*unknown bot 'no_such_bot'"):
+        run_tournament(parse_config(data), progress=False)

@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "agent.estimates", "agent.evaluation", "agent.explain_cli", "agent.fold_cap",
      "agent.heuristic", "agent.learners", "agent.opponents", "agent.params",
      "agent.play_cli", "agent.postflop", "agent.preflop_policy", "agent.selector",
-     "agent.trace_records", "agent.traces", "agent.trust"),
+     "agent.trace_records", "agent.traces", "agent.trust", "agent.warm_up"),
     ("agent.rivals",),
 )
 PACKAGES = {"simulator", "agent"}

@@ -35,13 +35,14 @@ import numpy as np
 from agent.equilibrium import strategy as strategy_file
 from agent.equilibrium.player import GAME, EquilibriumPlayer, refusal
 from agent.rivals.betting import DrawsFromPolicy
+from agent.warm_up import WarmsUp
 from simulator import BaseBot, BotContext, GameConfig
 from simulator.core.errors import GameError
 
 __all__ = ["GAME", "CfrBot", "refusal"]
 
 
-class CfrBot(DrawsFromPolicy, EquilibriumPlayer, BaseBot):
+class CfrBot(WarmsUp, DrawsFromPolicy, EquilibriumPlayer, BaseBot):
     """The average CFR strategy of heads-up limit hold'em (module docstring).
 
     ``strategy``: a strategy file (default: the shipped one), validated when the bot is

@@ -94,6 +94,7 @@ from agent.rivals.params import LokiParams, RivalParamsError, validated
 from agent.selector import draw_index
 from agent.strength.against import TableStrength
 from agent.strength.range_strength import RangeStrength, range_strength
+from agent.warm_up import WarmsUp
 from simulator import (
     Action,
     ActionKind,
@@ -307,7 +308,7 @@ NO_DEFENCE = DefenseParams(enabled=False, realization=1.0, value_raise=False,
                            value_edge=1.0, steal=False)
 
 
-class LokiBot(BaseBot):
+class LokiBot(WarmsUp, BaseBot):
     """Loki-1 (Papp 1998): the pre-flop expert's income-rate rules, then make2 / make1 on
     EHS' against its own opponent weight arrays, semi-bluffs, pot and showdown odds.
 

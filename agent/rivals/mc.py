@@ -27,11 +27,12 @@ import numpy as np
 from agent.rivals.betting import CALL, FOLD, RAISE, DrawsFromPolicy, choice_policy, pot_odds
 from agent.rivals.equity import equities_against
 from agent.rivals.params import MCParams, validated
+from agent.warm_up import WarmsUp
 from simulator import BaseBot, Observation, Policy
 from simulator.play.protocol import holding_indices, own_holding
 
 
-class MonteCarloBot(DrawsFromPolicy, BaseBot):
+class MonteCarloBot(WarmsUp, DrawsFromPolicy, BaseBot):
     """Equity against random hands: fold below the pot odds, raise when high.
 
     It raises at ``raise_share / players`` or more, else calls.

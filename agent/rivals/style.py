@@ -28,11 +28,12 @@ from agent.rivals.betting import DrawsFromPolicy, choice_policy
 from agent.rivals.equity import equities_against
 from agent.rivals.hand_values import preflop_values
 from agent.rivals.params import StyleParams, validated
+from agent.warm_up import WarmsUp
 from simulator import BaseBot, Observation, Policy
 from simulator.play.protocol import holding_indices
 
 
-class StyleBot(DrawsFromPolicy, BaseBot):
+class StyleBot(WarmsUp, DrawsFromPolicy, BaseBot):
     """A fixed style (see the module doc)."""
 
     def __init__(self, preflop_play: float = 0.5, preflop_raise: float = 0.1,

@@ -75,7 +75,7 @@ from simulator.interop.acpc.protocol import ProtocolError
 from simulator.interop.phh import dumps_all
 from simulator.play.match import BotError, build_bots
 from simulator.play.protocol import Bot
-from simulator.play.registry import build, check_for_game, resolve
+from simulator.play.registry import build, check_for_game, prepare, resolve
 
 LOG_FILE = "acpc.log"
 ACPC_SEAT = "acpc"
@@ -119,6 +119,7 @@ def _bot(name: str, params: dict[str, Any], seed: int, game: GameConfig, seats: 
     input here, refused before any play."""
     spec = resolve(name)
     check_for_game(spec, params, game, seats)
+    prepare(spec, game)  # off the dealer's clock
     try:
         bots, _ = build_bots([functools.partial(build, spec, params, seed)], [name])
     except BotError as exc:

@@ -47,7 +47,7 @@ from simulator.arena.results import BOTS_DIR, LOG_FILE, BlockRecord
 from simulator.core.records import BotFault
 from simulator.core.seeds import Domain, derive_seed, stream
 from simulator.play.protocol import Bot, LearningBot, PolicyBot
-from simulator.play.registry import BotSpec, build, resolve
+from simulator.play.registry import BotSpec, build, prepare, resolve
 
 if TYPE_CHECKING:
     from simulator.core.records import HandResult
@@ -254,6 +254,8 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
     n = len(config.names)
     seeds = BlockSeeds(config.seed)
     specs = [resolve(seat.bot) for seat in config.seats]
+    for spec in specs:  # off the clock, before the first bot call
+        prepare(spec, config.game_config())
     policies = np.ones(n, dtype=bool)  # per player: a policy in every permutation
     outcome = BlockOutcome(block, None)
     seatings: list[_Seating] = []

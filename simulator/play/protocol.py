@@ -12,6 +12,10 @@ memory between independent blocks when a caller reuses a bot (the arena builds f
 Every call into a bot is guarded alike: an exception, a bad return or a call over the time
 limit is that bot's fault, handled by the match's ``on_bot_error``. A bot that draws random
 numbers takes a ``seed`` keyword and uses its own generator, so matches replay exactly.
+Work a bot class does once per process before it plays (compiling its kernels) goes in a
+classmethod ``prepare(game)``, which runs off every clock
+(:func:`simulator.play.registry.prepare`): a first decision that compiled them would count
+against the time limit.
 
 **Policies.** A bot may also state its policy (:class:`PolicyBot`): for any observation and
 any list of holdings, the probability of each of its actions had it held each holding since
