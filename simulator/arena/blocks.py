@@ -254,7 +254,7 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
     n = len(config.names)
     seeds = BlockSeeds(config.seed)
     specs = [resolve(seat.bot) for seat in config.seats]
-    for spec in specs:  # off the clock, before the first bot call
+    for spec in {s.name: s for s in specs}.values():  # off the clock, before any bot call
         prepare(spec, config.game_config())
     policies = np.ones(n, dtype=bool)  # per player: a policy in every permutation
     outcome = BlockOutcome(block, None)

@@ -404,6 +404,8 @@ def _fault_notes(summary: RunSummary) -> list[str]:
     return [f"note: {name} had {p.faults} bot fault{'s' if p.faults > 1 else ''} (its seat "
             f"checked or folded instead; see blocks.jsonl)"
             for name, p in summary.players.items() if p.faults]
+
+
 def _column(summary: RunSummary) -> int:
     """The width of an interval column: 25, or one more than its widest cell (wide intervals
     of large figures), so that two cells never run together."""
@@ -412,7 +414,7 @@ def _column(summary: RunSummary) -> int:
     return max(25, 1 + max(map(len, cells), default=0))
 
 
-def _aivat_lines(summary: RunSummary, short: str, w: int = 25) -> list[str]:
+def _aivat_lines(summary: RunSummary, short: str, w: int) -> list[str]:
     """AIVAT's figures beside the others, with its variance factor, and a note for each
     player whose own decisions were not corrected."""
     players = [(name, p.aivat) for name, p in summary.players.items() if p.aivat is not None]
