@@ -242,7 +242,7 @@ def run_league(config_path: str | Path, *, resume: bool = False, force: bool = F
 def _check_panel(configs: list[TournamentConfig], quiet: bool) -> None:
     """Every bot of the panel checked once (not once per pair and seat), before any pair
     plays, with a line per bot: a big panel takes a while."""
-    from simulator.arena.tournament import check_seat, prepare_seats
+    from simulator.arena.tournament import check_seat
 
     first = configs[0]
     panel = {config.seats[0].name: config.seats[0] for config in configs}
@@ -251,7 +251,6 @@ def _check_panel(configs: list[TournamentConfig], quiet: bool) -> None:
         if not quiet:
             print(f"league: checking bot {k}/{len(panel)}: {name}", flush=True)
         check_seat(seat, first.game_config(), 2, first.bot_timeout, f"bots: {name}")
-    prepare_seats(list(panel.values()), first.game_config())
 
 
 def _play_pairs(configs: list[TournamentConfig], bots: list[str], out_dir: Path, *,

@@ -36,7 +36,7 @@ import threading
 import time
 from array import array
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -88,7 +88,7 @@ from simulator.arena.workers import (
 from simulator.core.errors import HoldemError
 from simulator.core.game import GameConfig
 from simulator.core.seeds import derive_seed
-from simulator.play.registry import build, check_for_game, prepare, resolve
+from simulator.play.registry import build, check_for_game, resolve
 
 
 class TournamentError(RuntimeError):
@@ -310,14 +310,6 @@ def check_bots(config: TournamentConfig) -> None:
         checked.append((seat.bot, seat.params))
         check_seat(seat, config.game_config(), len(config.seats), config.bot_timeout,
                    f"seats[{i}] ({seat.name})")
-    prepare_seats(config.seats, config.game_config())
-
-
-def prepare_seats(seats: Sequence[SeatSection], game: GameConfig) -> None:
-    """Each distinct bot's ``prepare`` (:func:`simulator.play.registry.prepare`), once every
-    seat has passed its checks: the kernels a worker then loads from numba's disk cache."""
-    for bot in dict.fromkeys(seat.bot for seat in seats):
-        prepare(resolve(bot), game)
 
 
 def check_seat(seat: SeatSection, game: GameConfig, seats: int, timeout: float | None,

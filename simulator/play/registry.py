@@ -129,10 +129,10 @@ def check_for_game(spec: BotSpec, params: Mapping[str, Any], game: GameConfig,
 
 def prepare(spec: BotSpec, game: GameConfig) -> None:
     """The work a bot class does once per process before it plays, when it has the
-    classmethod ``prepare(game)``: compiling its kernels, say. Called off every clock (once
-    every seat has passed :func:`check_for_game`, and by each worker before it builds its
-    bots), so that a first decision that would compile them does not count against
-    ``bot_timeout``. The class makes a second call cheap."""
+    classmethod ``prepare(game)``: compiling its kernels, say. Called off every clock (by
+    each process that plays blocks, before it builds their bots, and by ``holdem acpc`` once
+    its seat has passed :func:`check_for_game`), so that a first decision that would compile
+    them does not count against ``bot_timeout``. The class makes a second call cheap."""
     if isinstance(inspect.getattr_static(spec.factory, "prepare", None),
                   (classmethod, staticmethod)):
         spec.factory.prepare(game)  # type: ignore[attr-defined]
