@@ -27,7 +27,7 @@ from simulator import (
     Observation,
     PolicyBot,
 )
-from simulator.core.cards import HOLDINGS
+from simulator.core.cards import HOLDINGS, clashing_holdings
 from simulator.play.baseline import CallBot
 from simulator.play.match import play_match
 
@@ -59,7 +59,7 @@ class _Asking(BaseBot):
 
 
 def _live(board: Sequence[int]) -> list[tuple[int, int]]:
-    return [(int(a), int(b)) for a, b in HOLDINGS if a not in board and b not in board]
+    return [(int(a), int(b)) for a, b in HOLDINGS[~clashing_holdings(board)]]
 
 
 def _plays(cls: type, game: GameConfig, seats: int) -> bool:

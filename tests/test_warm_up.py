@@ -6,7 +6,7 @@ import pytest
 
 from agent.heuristic import HeuristicAgent
 from agent.rivals.cfr import CfrBot
-from agent.warm_up import TABLES, play_table, warm_up
+from agent.warm_up import TABLES, _plays, play_table, warm_up
 from simulator import Street
 from simulator.play.registry import prepare, resolve
 
@@ -31,6 +31,4 @@ def test_the_agents_warm_up_reaches_every_street_and_asks_a_full_range(game, sea
 
 
 def test_cfr_warms_up_on_the_one_game_it_plays() -> None:
-    from agent.warm_up import _plays
-
     assert [_plays(CfrBot, game, seats) for game, seats in TABLES] == [True, False, False]
