@@ -9,6 +9,7 @@ from modeller_support import preflop_values
 
 from agent.modeller import ModellerParams, OpponentModeller
 from agent.modeller.weights import (
+    ValueLevels,
     generic_triple,
     quantile_above,
     reweight_threshold,
@@ -250,3 +251,25 @@ def test_a_floored_factor_lets_every_action_count() -> None:
                         0.05, on_factor=True)
     chance = generic_triple(values, order, np.full(1326, 0.5), (0.5, 0.3, 0.2), 0.05)[1]
     assert t == pytest.approx(0.5 * np.maximum(0.01, chance))
+
+
+@pytest.mark.parametrize("on_factor", [False, True])
+def test_the_triple_by_levels_is_the_triple_bit_for_bit(on_factor: bool) -> None:
+    """Each distinct value's chance computed once (pre-flop's income rates repeat) gives the
+    very floats of the holding-by-holding kernel, for every action, folds or none, and
+    weights below, at and above the floor."""
+    rng = np.random.default_rng(5)
+    values = preflop_values()
+    order = np.argsort(-values, kind="stable")
+    levels = ValueLevels.of(values)
+    assert len(levels.levels) < 200 and (levels.levels[levels.level_of] == values).all()
+    w = rng.random(1326)
+    w[rng.random(1326) < 0.1] = 0.0
+    w[rng.random(1326) < 0.1] = 0.01
+    w[rng.random(1326) < 0.1] = 0.004
+    for freqs in [(0.5, 0.3, 0.2), (0.0, 0.7, 0.3), (0.2, 0.0, 0.8)]:
+        for kind in (ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE):
+            plain = reweight_triple(w, values, order, freqs, kind, 80.0, 0.01, on_factor)
+            leveled = reweight_triple(w, values, order, freqs, kind, 80.0, 0.01, on_factor,
+                                      levels)
+            assert np.array_equal(plain, leveled), (freqs, kind)

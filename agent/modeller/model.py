@@ -61,7 +61,12 @@ from agent.modeller.frequencies import KIND_INDEX, ActionFrequencies, at_least_a
 from agent.modeller.hand import HandModel
 from agent.modeller.params import Frequencies, ModellerParams
 from agent.modeller.tracker import SeenAction, context, seen
-from agent.modeller.weights import OpponentWeights, reweight_threshold, reweight_triple
+from agent.modeller.weights import (
+    OpponentWeights,
+    ValueLevels,
+    reweight_threshold,
+    reweight_triple,
+)
 from agent.preflop.income_rates import ir_vector
 from agent.strength.values import board_values, hand_strengths_of
 from simulator import (
@@ -85,6 +90,9 @@ Contexts = Literal["raised_back", "papp"]
 """The frequency contexts counted: Papp's three (bets to call 0, 1, 2+) and the raised-back
 one of the agent (``agent.modeller.tracker``), or Papp's three alone (Loki-1's)."""
 MODES = ("off", "frequencies", "full")
+StreetValues = tuple[np.ndarray, np.ndarray, "float | None", "ValueLevels | None"]
+"""What re-weighting reads of a street: every holding's value, the holdings from the highest
+value down, the pre-flop skip threshold and the values' levels (both None after the flop)."""
 
 
 def default_preflop_values() -> np.ndarray:
@@ -114,7 +122,7 @@ class OpponentModeller:
         self.mode = mode
         self.raised_back = contexts == "raised_back"
         self._preflop_given = preflop_values
-        self._preflop: tuple[np.ndarray, np.ndarray, float] | None = None
+        self._preflop: StreetValues | None = None
         self.generic = ChainStore(self.params.max_nodes, self.params.prune_to)
         self.stores: dict[str, ChainStore] = {}
         self.action_counts: dict[str, ActionFrequencies] = {}
@@ -215,8 +223,9 @@ class OpponentModeller:
 
     # --- re-weighting -----------------------------------------------------------------------
 
-    def _preflop_table(self) -> tuple[np.ndarray, np.ndarray, float]:
-        """Pre-flop values, their order (highest first) and the skip percentile."""
+    def _preflop_table(self) -> StreetValues:
+        """Pre-flop values, their order (highest first), the skip percentile and the
+        values' levels (169 income rates)."""
         if self._preflop is None:
             values = (default_preflop_values() if self._preflop_given is None
                       else np.asarray(self._preflop_given, dtype=np.float64))
@@ -225,25 +234,25 @@ class OpponentModeller:
                                     f"{values.shape}")
             order = np.argsort(-values, kind="stable")
             skip = float(np.percentile(values, self.params.preflop_skip_percentile))
-            self._preflop = (values, order, skip)
+            self._preflop = (values, order, skip, ValueLevels.of(values))
         return self._preflop
 
-    def _street_values(self, hand: HandModel) -> tuple[np.ndarray, np.ndarray, float | None]:
+    def _street_values(self, hand: HandModel) -> StreetValues:
         if hand.street == 0:
             return self._preflop_table()
-        bv = board_values(hand.board)
-        return bv.weighing, bv.order, None
+        bv = board_values(hand.board)  # EHS' has few repeated values: no levels
+        return bv.weighing, bv.order, None, None
 
     def _reweighted(self, hand: HandModel, ow: OpponentWeights, seen: SeenAction
                     ) -> np.ndarray:
         counts = self.action_counts.get(hand.names[seen.seat], self._defaults)
         freqs = counts.get(seen.street, seen.context)
-        values, order, skip = self._street_values(hand)
+        values, order, skip, levels = self._street_values(hand)
         p = self.params
         if p.reweights_by_triple(seen.kind):
             return reweight_triple(ow.snapshot, values, order, freqs, seen.kind,
                                    p.triple_spread(seen.street), p.weight_floor,
-                                   p.floors_factor)
+                                   p.floors_factor, levels)
         return reweight_threshold(ow.snapshot, values, order,
                                   at_least_as_strong(freqs, seen.kind),
                                   p.sigma(seen.street), p.weight_floor, skip,
