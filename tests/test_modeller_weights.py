@@ -9,14 +9,13 @@ from modeller_support import preflop_values
 
 from agent.modeller import ModellerParams, OpponentModeller
 from agent.modeller.weights import (
-    ValueLevels,
     generic_triple,
     quantile_above,
     reweight_threshold,
     reweight_triple,
     threshold_factors,
 )
-from agent.strength.values import board_values
+from agent.strength.values import ValueLevels, board_values
 from simulator import (
     Action,
     ActionKind,
@@ -254,22 +253,32 @@ def test_a_floored_factor_lets_every_action_count() -> None:
 
 
 @pytest.mark.parametrize("on_factor", [False, True])
-def test_the_triple_by_levels_is_the_triple_bit_for_bit(on_factor: bool) -> None:
-    """Each distinct value's chance computed once (pre-flop's income rates repeat) gives the
-    very floats of the holding-by-holding kernel, for every action, folds or none, and
-    weights below, at and above the floor."""
+@pytest.mark.parametrize("street", ["preflop", "flop", "turn", "river"])
+def test_the_triple_by_levels_is_the_triple_bit_for_bit(on_factor: bool, street: str) -> None:
+    """Each distinct value's chance computed once gives the very floats of the
+    holding-by-holding kernel, for every action, folds or none, and weights below, at and
+    above the floor: pre-flop's income rates, and a board's EHS' (dead holdings weigh 0)."""
     rng = np.random.default_rng(5)
-    values = preflop_values()
-    order = np.argsort(-values, kind="stable")
-    levels = ValueLevels.of(values)
-    assert len(levels.levels) < 200 and (levels.levels[levels.level_of] == values).all()
+    cards = {"flop": "3h4cJh", "turn": "3h4cJh3s", "river": "3h4cJh3s9d"}.get(street)
+    if cards is None:
+        values = preflop_values()
+        order = np.argsort(-values, kind="stable")
+        levels = ValueLevels.along(values, order)
+        dead = np.zeros(1326, dtype=bool)
+    else:
+        bv = board_values(tuple(parse_cards(cards)))
+        values, order, levels = bv.weighing, bv.order, bv.levels
+        dead = clashing_holdings(tuple(parse_cards(cards)))
+    assert (levels.levels[levels.level_of] == values).all()
+    assert len(levels.levels) < 400 and len(set(levels.levels.tolist())) == len(levels.levels)
+    spread = 80.0 if cards is None else 0.1  # income rates are x1000
     w = rng.random(1326)
-    w[rng.random(1326) < 0.1] = 0.0
-    w[rng.random(1326) < 0.1] = 0.01
-    w[rng.random(1326) < 0.1] = 0.004
+    for share, weight in ((0.1, 0.0), (0.1, 0.01), (0.1, 0.004)):
+        w[rng.random(1326) < share] = weight
+    w[dead] = 0.0
     for freqs in [(0.5, 0.3, 0.2), (0.0, 0.7, 0.3), (0.2, 0.0, 0.8)]:
         for kind in (ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE):
-            plain = reweight_triple(w, values, order, freqs, kind, 80.0, 0.01, on_factor)
-            leveled = reweight_triple(w, values, order, freqs, kind, 80.0, 0.01, on_factor,
+            plain = reweight_triple(w, values, order, freqs, kind, spread, 0.01, on_factor)
+            leveled = reweight_triple(w, values, order, freqs, kind, spread, 0.01, on_factor,
                                       levels)
             assert np.array_equal(plain, leveled), (freqs, kind)

@@ -61,14 +61,9 @@ from agent.modeller.frequencies import KIND_INDEX, ActionFrequencies, at_least_a
 from agent.modeller.hand import HandModel
 from agent.modeller.params import Frequencies, ModellerParams
 from agent.modeller.tracker import SeenAction, context, seen
-from agent.modeller.weights import (
-    OpponentWeights,
-    ValueLevels,
-    reweight_threshold,
-    reweight_triple,
-)
+from agent.modeller.weights import OpponentWeights, reweight_threshold, reweight_triple
 from agent.preflop.income_rates import ir_vector
-from agent.strength.values import board_values, hand_strengths_of
+from agent.strength.values import ValueLevels, board_values, hand_strengths_of
 from simulator import (
     Action,
     ActionRecord,
@@ -90,9 +85,9 @@ Contexts = Literal["raised_back", "papp"]
 """The frequency contexts counted: Papp's three (bets to call 0, 1, 2+) and the raised-back
 one of the agent (``agent.modeller.tracker``), or Papp's three alone (Loki-1's)."""
 MODES = ("off", "frequencies", "full")
-StreetValues = tuple[np.ndarray, np.ndarray, "float | None", "ValueLevels | None"]
+StreetValues = tuple[np.ndarray, np.ndarray, "float | None", "ValueLevels"]
 """What re-weighting reads of a street: every holding's value, the holdings from the highest
-value down, the pre-flop skip threshold and the values' levels (both None after the flop)."""
+value down, the pre-flop skip threshold (None after the flop) and the values' levels."""
 
 
 def default_preflop_values() -> np.ndarray:
@@ -234,14 +229,14 @@ class OpponentModeller:
                                     f"{values.shape}")
             order = np.argsort(-values, kind="stable")
             skip = float(np.percentile(values, self.params.preflop_skip_percentile))
-            self._preflop = (values, order, skip, ValueLevels.of(values))
+            self._preflop = (values, order, skip, ValueLevels.along(values, order))
         return self._preflop
 
     def _street_values(self, hand: HandModel) -> StreetValues:
         if hand.street == 0:
             return self._preflop_table()
-        bv = board_values(hand.board)  # EHS' has few repeated values: no levels
-        return bv.weighing, bv.order, None, None
+        bv = board_values(hand.board)
+        return bv.weighing, bv.order, None, bv.levels
 
     def _reweighted(self, hand: HandModel, ow: OpponentWeights, seen: SeenAction
                     ) -> np.ndarray:

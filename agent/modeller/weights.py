@@ -50,6 +50,7 @@ import numba
 import numpy as np
 
 from agent.modeller.params import Frequencies
+from agent.strength.values import ValueLevels
 from simulator import ActionKind
 from simulator.core.frozen import quick_init
 
@@ -174,26 +175,6 @@ def _triple_levels_kernel(w: np.ndarray, values: np.ndarray, order: np.ndarray,
 
 
 # --- the functions ----------------------------------------------------------------------------
-
-
-@quick_init
-@dataclass(frozen=True, slots=True)
-class ValueLevels:
-    """The distinct values of a value array and the level of each holding's value: a
-    re-weighting computes a level's chance once (pre-flop's 1326 income rates take 169).
-
-    >>> lv = ValueLevels.of(np.array([0.5, 0.2, 0.5, 0.9]))
-    >>> lv.levels.tolist(), lv.level_of.tolist()
-    ([0.2, 0.5, 0.9], [1, 0, 1, 2])
-    """
-
-    levels: np.ndarray
-    level_of: np.ndarray
-
-    @classmethod
-    def of(cls, values: np.ndarray) -> ValueLevels:
-        levels, level_of = np.unique(np.asarray(values, dtype=np.float64), return_inverse=True)
-        return cls(_read_only(levels), _read_only(level_of.astype(np.int64).reshape(-1)))
 
 
 def threshold_factors(values: np.ndarray, mu: float, sigma: float,

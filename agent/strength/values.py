@@ -47,6 +47,7 @@ from agent.strength.board_table import board_table
 from simulator.core.board_ranks import sorted_board
 from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.errors import CardError
+from simulator.core.frozen import quick_init
 from simulator.core.hand_ranks import WORST_RANK
 
 _HOLD_A = HOLDINGS[:, 0].astype(np.int64)
@@ -291,13 +292,44 @@ def _strengths_of(ranks: np.ndarray, holdings: np.ndarray, hold_a: np.ndarray,
 # --- the vectors ----------------------------------------------------------------------------
 
 
+@quick_init
+@dataclass(frozen=True, slots=True)
+class ValueLevels:
+    """The distinct values of a value vector and each holding's level among them: a
+    re-weighting computes each level's chance once (pre-flop's 1326 income rates take 169
+    levels, a flop's EHS' about 150: suits the board leaves alike give equal values).
+
+    >>> v = np.array([0.5, 0.2, 0.5, 0.9, 0.0])
+    >>> lv = ValueLevels.along(v, np.array([3, 0, 2, 1]))  # holding 4 is off the order
+    >>> lv.levels.tolist(), lv.level_of.tolist()
+    ([0.9, 0.5, 0.2, 0.0], [1, 2, 1, 0, 3])
+    """
+
+    levels: np.ndarray
+    level_of: np.ndarray
+
+    @classmethod
+    def along(cls, values: np.ndarray, order: np.ndarray) -> ValueLevels:
+        """The levels of ``values`` given ``order``, its holdings from the highest value
+        down (a sort already made); holdings left out of ``order`` must be worth 0, as the
+        dead ones are in :attr:`BoardValues.weighing`."""
+        ranked = values[order]
+        new = np.empty(len(order), dtype=bool)
+        new[:1] = True
+        np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+        level_of = np.full(len(values), int(new.sum()), dtype=np.int64)
+        level_of[order] = np.cumsum(new) - 1
+        return cls(_read_only(np.append(ranked[new], 0.0)), _read_only(level_of))
+
+
 @dataclass(frozen=True)
 class BoardValues:
     """EHS' of every holding on one board, with its parts (all (1326,), NaN on clashes).
 
     ``order`` lists the live holdings from the highest value to the lowest, so a weighted
     quantile of the values is a cumulative sum away (the threshold re-weighting's mu);
-    ``weighing`` is ``ehs_prime`` with 0 instead of NaN, as re-weighting reads it.
+    ``weighing`` is ``ehs_prime`` with 0 instead of NaN, as re-weighting reads it, and
+    ``levels`` its distinct values.
     """
 
     board: tuple[int, ...]
@@ -306,6 +338,7 @@ class BoardValues:
     ehs_prime: np.ndarray
     order: np.ndarray
     weighing: np.ndarray
+    levels: ValueLevels
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -343,8 +376,9 @@ def _compute(board: tuple[int, ...]) -> BoardValues:
     ppot[now == 0] = np.nan
     ehs_prime = hs + (1 - hs) * ppot
     by_value = live[np.argsort(-ehs_prime[live], kind="stable")]
+    weighing = np.nan_to_num(ehs_prime, nan=0.0)
     return BoardValues(board, hs, _read_only(ppot), _read_only(ehs_prime), _read_only(by_value),
-                       _read_only(np.nan_to_num(ehs_prime, nan=0.0)))
+                       _read_only(weighing), ValueLevels.along(weighing, by_value))
 
 
 @lru_cache(maxsize=256)  # about 40 KB a board
