@@ -1,6 +1,7 @@
 """``holdem league``: every pair of a panel, a crosstable with intervals, and resume."""
 
 import csv
+import json
 import math
 import os
 from pathlib import Path
@@ -9,6 +10,7 @@ import pytest
 import yaml
 
 from simulator.arena.league import main, run_league
+from simulator.arena.stats import t975
 
 
 def _config(tmp_path: Path, **extra) -> Path:
@@ -186,3 +188,57 @@ def test_the_pairs_play_in_the_same_workers(tmp_path: Path) -> None:
     assert sorted(pids) == ["vs-raiser", "vs-station"]
     assert pids["vs-raiser"] == pids["vs-station"]
     assert 1 <= len(pids["vs-station"]) <= 2 and os.getpid() not in pids["vs-station"]
+
+
+def test_a_wide_cell_plays_a_second_stage_with_steins_interval(tmp_path: Path) -> None:
+    """With target_half_width, a pair whose interval is wider plays more blocks, in a run of
+    its own under second-stage/, up to max_hands; its cell is the mean of both stages with
+    the first stage's spread and t (Stein), and a resumed league gives the same table."""
+    config = _config(tmp_path, hands=40, block_size=10, target_half_width=0.01,
+                     max_hands=70, bots=[{"name": "wild", "bot": "random"},
+                                         {"name": "raiser", "bot": "raise"}])
+    cells = {(c.row, c.column): c for c in run_league(config, quiet=True)}
+    out = tmp_path / "league"
+    first = json.loads((out / "pairs" / "wild" / "vs-raiser" / "summary.json").read_text())
+    second = json.loads((out / "second-stage" / "wild" / "vs-raiser" / "summary.json")
+                        .read_text())
+    assert (first["blocks"], second["blocks"]) == (4, 3)  # the cap: 70 deals, 7 blocks
+    run = json.loads((out / "second-stage" / "wild" / "vs-raiser" / "run.json").read_text())
+    assert run["seed"] != 5  # fresh deals, not the first stage's again
+    cell = cells[("wild", "raiser")]
+    stage = [s["players"]["wild"]["aivat"] for s in (first, second)]
+    hands = [s["players"]["wild"]["hands"] for s in (first, second)]
+    assert cell.hands == sum(hands) == 140 and cell.blocks == 7 and cell.df == 3
+    assert cell.mean == pytest.approx((stage[0]["mean"] * hands[0] + stage[1]["mean"]
+                                       * hands[1]) / sum(hands))
+    assert cell.stderr == pytest.approx(stage[0]["stderr"] * math.sqrt(4 / 7))
+    half = t975(3) * cell.stderr
+    assert cell.ci95 == pytest.approx((cell.mean - half, cell.mean + half))
+    assert cells[("raiser", "wild")].mean == pytest.approx(-cell.mean)
+    row = next(r for r in _rows(out) if r["row"] == "wild" and r["column"] == "raiser")
+    assert (row["blocks"], row["df"], row["hands"]) == ("7", "3", "140")
+    table = (out / "crosstable.csv").read_text()
+    assert main([str(config), "--quiet", "--resume"]) == 0
+    assert (out / "crosstable.csv").read_text() == table
+
+
+def test_a_cell_within_the_target_plays_no_second_stage(tmp_path: Path) -> None:
+    config = _config(tmp_path, hands=40, block_size=10, target_half_width=1000.0,
+                     bots=[{"name": "station", "bot": "call"},
+                           {"name": "raiser", "bot": "raise"}])
+    cells = run_league(config, quiet=True)
+    assert not (tmp_path / "league" / "second-stage").exists()
+    assert {c.blocks for c in cells if c.column != "(mean)"} == {4}
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ({"target_half_width": 0}, "target_half_width: expected a positive number"),
+    ({"target_half_width": "narrow"}, "target_half_width: expected a positive number"),
+    ({"target_half_width": 0.1, "max_hands": 10}, "max_hands: expected a whole number"),
+    ({"max_hands": 100}, "max_hands: only with target_half_width"),
+])
+def test_bad_precision_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                  extra: dict, message: str) -> None:
+    assert main([str(_config(tmp_path, **extra)), "--quiet"]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "league" / "pairs").exists()

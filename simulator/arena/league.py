@@ -23,6 +23,16 @@ action corrections of every bot that states its policy; ``estimator`` in the CSV
 uncorrected). Otherwise the cell is the raw mean. Either is unbiased and nothing in it is
 fitted, so its interval takes t at ``blocks - 1``.
 
+**Precision** (``target_half_width``, with ``max_hands``, optional). A pair whose cell's 95%
+interval is wider than the target on a side plays a second stage: more blocks, as many as
+Stein's two-stage procedure says the target needs (:mod:`simulator.arena.two_stage`), in all
+at most ``max_hands`` deals (default four times ``hands``). They are a run of their own, under
+``OUTPUT/second-stage/<a>/vs-<b>/`` and a seed derived from the league's (the first stage's
+blocks keep their seeds), and the cell is the mean of both stages with Stein's interval: the
+first stage's spread and degrees of freedom, so that choosing the second stage's length from
+the first stage's spread leaves its coverage exact. The CSV's ``blocks`` counts both stages,
+``df`` the degrees of freedom of the interval.
+
 **Blocks.** A block is what an adaptive bot learns in, so a pair with a bot that learns plays
 blocks of ``block_size`` deals. A bot entry may say ``learns: false`` (default: whether its
 class implements ``freeze()``, :class:`~simulator.play.protocol.LearningBot`); a pair of bots
@@ -44,13 +54,18 @@ from typing import Any
 
 from simulator.arena.config import ConfigError, TournamentConfig, parse_config
 from simulator.arena.outdir import DirLock, prepare_dir, refuse_symlinks, write_atomic
-from simulator.arena.stats import t975
+from simulator.arena.stats import Stat, t975
+from simulator.arena.two_stage import blocks_needed, staged
 from simulator.arena.validation import ValidationInputError, read_yaml
 from simulator.core.errors import HoldemError, for_command_line
 from simulator.core.files import open_nofollow
 from simulator.core.helptext import summary
+from simulator.core.seeds import Domain, derive_seed
 
 PAIRS_DIR = "pairs"
+SECOND_DIR = "second-stage"
+LEAGUE_KEYS = ("bots", "short_block_size", "target_half_width", "max_hands")
+"""Keys of a league config that are not a pair's run config."""
 CSV_FILE = "crosstable.csv"
 PLOT_FILE = "crosstable.png"
 
@@ -68,6 +83,39 @@ class Cell:
     hands: int
     df: float | None = None  # degrees of freedom of stderr (blocks - 1 for a pair's cell)
     estimator: str = "raw"
+    blocks: int | None = None  # a pair's blocks, both stages
+
+    @property
+    def stat(self) -> Stat:
+        return Stat(self.hands, self.mean, self.stderr, self.ci95)
+
+
+@dataclass(frozen=True)
+class Precision:
+    """The interval a league asks of every cell (``target_half_width``, in the run's unit per
+    hand) and the most deals a pair may play to reach it (``max_hands``)."""
+
+    target: float
+    max_hands: int
+
+
+def precision_of(data: dict[str, Any], source: str) -> Precision | None:
+    """A league config's precision, checked; None without ``target_half_width``."""
+    target, most = data.get("target_half_width"), data.get("max_hands")
+    if target is None:
+        if most is not None:
+            raise ConfigError(f"{source}: max_hands: only with target_half_width")
+        return None
+    if type(target) not in (int, float) or not 0 < target < math.inf:
+        raise ConfigError(f"{source}: target_half_width: expected a positive number, got "
+                          f"{target!r}")
+    hands = data.get("hands")
+    if most is None:
+        most = 4 * hands if type(hands) is int else None
+    if type(most) is not int or type(hands) is not int or most < hands:
+        raise ConfigError(f"{source}: max_hands: expected a whole number of deals, at least "
+                          f"hands ({hands!r}), got {most!r}")
+    return Precision(float(target), most)
 
 
 def learns(entry: dict[str, Any]) -> bool:
@@ -94,6 +142,17 @@ def pair_dir(out_dir: Path, a: str, b: str) -> Path:
     return out_dir / PAIRS_DIR / a / f"vs-{b}"
 
 
+def second_stage(first: TournamentConfig, blocks: int, out_dir: Path) -> TournamentConfig:
+    """The run of a pair's second stage: ``blocks`` more of the first stage's blocks, under a
+    seed of their own, in ``OUTPUT/second-stage/<a>/vs-<b>/``."""
+    a, b = first.names
+    data = first.model_dump()
+    data.update(hands=blocks * first.block_size,
+                seed=derive_seed(first.seed, Domain.SECOND_STAGE))
+    data["output"]["dir"] = str(out_dir / SECOND_DIR / a / f"vs-{b}")
+    return type(first).model_validate(data)
+
+
 def pair_configs(data: dict[str, Any], source: str) -> list[TournamentConfig]:
     """One heads-up config per unordered pair of the panel, validated like any run config."""
     if not isinstance(data, dict):
@@ -118,7 +177,7 @@ def pair_configs(data: dict[str, Any], source: str) -> list[TournamentConfig]:
     configs = []
     for i, a in enumerate(seats):
         for j, b in enumerate(seats[i + 1:], start=i + 1):
-            pair = {k: v for k, v in data.items() if k not in ("bots", "short_block_size")}
+            pair = {k: v for k, v in data.items() if k not in LEAGUE_KEYS}
             if short is not None and not memory[i] and not memory[j]:
                 pair["block_size"] = short
             pair["seats"] = [a, b]
@@ -142,12 +201,21 @@ def cells_of(summary_players: dict[str, Any], a: str, b: str, blocks: int) -> li
             ci = (aivat["ci_low"], aivat["ci_high"]) if aivat.get("ci_low") is not None \
                 else None
             out.append(Cell(row, column, float(aivat["mean"]), aivat.get("stderr"), ci,
-                            int(p["hands"]), df, "aivat" if both else "aivat-chance"))
+                            int(p["hands"]), df, "aivat" if both else "aivat-chance", blocks))
             continue
         ci = tuple(p["ci95"]) if p.get("ci95") else None
         out.append(Cell(row, column, float(p["mean"]), p.get("stderr"), ci, int(p["hands"]),
-                        df))
+                        df, blocks=blocks))
     return out
+
+
+def both_stages(first: Cell, second: Cell, first_blocks: int, blocks: int) -> Cell:
+    """A cell over both stages of a pair: the mean of every hand, with Stein's interval."""
+    hands = first.hands + second.hands
+    mean = (first.mean * first.hands + second.mean * second.hands) / hands
+    s = staged(first.stat, first_blocks, mean, hands, blocks)
+    return Cell(first.row, first.column, mean, s.stat.stderr, s.stat.ci95, hands, s.df,
+                first.estimator, blocks)
 
 
 def overall(cells: list[Cell], bot: str) -> Cell:
@@ -174,15 +242,15 @@ def crosstable_csv(cells: list[Cell], bots: list[str], unit: str) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["row", "column", "mean", "ci_low", "ci_high", "stderr", "hands", "unit",
-                     "blocks", "estimator"])
+                     "blocks", "estimator", "df"])
     for cell in [*cells, *(overall(cells, b) for b in bots)]:
         low, high = cell.ci95 if cell.ci95 else ("", "")
         writer.writerow([cell.row, cell.column, f"{cell.mean:.6f}",
                          low if low == "" else f"{low:.6f}",
                          high if high == "" else f"{high:.6f}",
                          "" if cell.stderr is None else f"{cell.stderr:.6f}", cell.hands, unit,
-                         "" if cell.df is None or cell.column == "(mean)" else int(cell.df) + 1,
-                         cell.estimator])
+                         "" if cell.blocks is None else cell.blocks, cell.estimator,
+                         "" if cell.df is None else f"{cell.df:.6g}"])
     return buf.getvalue()
 
 
@@ -227,6 +295,7 @@ def run_league(config_path: str | Path, *, resume: bool = False, force: bool = F
     except ValidationInputError as exc:
         raise ConfigError(str(exc)) from None
     configs = pair_configs(data, str(config_path))
+    precision = precision_of(data, str(config_path))
     if workers is not None:
         if workers < 1:
             raise ConfigError(f"--workers: expected >= 1, got {workers}")
@@ -234,9 +303,9 @@ def run_league(config_path: str | Path, *, resume: bool = False, force: bool = F
     out_dir = Path(configs[0].output.dir).parents[2]
     _check_panel(configs, quiet)
     with DirLock.acquire(prepare_dir(out_dir)):
-        refuse_symlinks(out_dir, [PAIRS_DIR, CSV_FILE, PLOT_FILE])
-        return _play_pairs(configs, [s["name"] for s in data["bots"]], out_dir, resume=resume,
-                           force=force, quiet=quiet)
+        refuse_symlinks(out_dir, [PAIRS_DIR, SECOND_DIR, CSV_FILE, PLOT_FILE])
+        return _play_pairs(configs, [s["name"] for s in data["bots"]], out_dir, precision,
+                           resume=resume, force=force, quiet=quiet)
 
 
 def _check_panel(configs: list[TournamentConfig], quiet: bool) -> None:
@@ -253,24 +322,46 @@ def _check_panel(configs: list[TournamentConfig], quiet: bool) -> None:
         check_seat(seat, first.game_config(), 2, first.bot_timeout, f"bots: {name}")
 
 
-def _play_pairs(configs: list[TournamentConfig], bots: list[str], out_dir: Path, *,
-                resume: bool, force: bool, quiet: bool) -> list[Cell]:
+def _play_pairs(configs: list[TournamentConfig], bots: list[str], out_dir: Path,
+                precision: Precision | None, *, resume: bool, force: bool, quiet: bool
+                ) -> list[Cell]:
     from simulator.arena.tournament import run_tournament
     from simulator.arena.workers import KeptPool
 
     cells: list[Cell] = []
     with KeptPool() as kept:  # the workers start once, not once a pair
-        for config in configs:
+        def play(config: TournamentConfig, what: str) -> list[Cell]:
             a, b = config.names
             if not quiet:
-                print(f"league: {a} vs {b} -> {config.output.dir}", flush=True)
+                print(f"league: {a} vs {b}{what} -> {config.output.dir}", flush=True)
             summary = run_tournament(config, resume=resume, force=force, progress=None
                                      if not quiet else False, checked=True, kept=kept)
-            cells += cells_of(summary.players, a, b, summary.blocks)
+            return cells_of(summary.players, a, b, summary.blocks)
+
+        for config in configs:
+            first = play(config, "")
+            n0 = config.num_blocks
+            needed = n0 if precision is None else _second_stage_end(first, config, precision)
+            if needed > n0:
+                second = play(second_stage(config, needed - n0, out_dir),
+                              f", second stage of {needed - n0} blocks")
+                first = [both_stages(f, s, n0, needed)
+                         for f, s in zip(first, second, strict=True)]
+            cells += first
     unit = configs[0].unit
     write_atomic(out_dir / CSV_FILE, crosstable_csv(cells, bots, unit))
     draw_crosstable(cells, bots, unit, out_dir / PLOT_FILE)
     return cells
+
+
+def _second_stage_end(first: list[Cell], config: TournamentConfig, precision: Precision
+                      ) -> int:
+    """The blocks a pair plays in both stages: Stein's count for the wider of its cells, at
+    most ``max_hands``. (Not rounded up to whole rounds of the workers: the workers change
+    how fast a league plays, never what.)"""
+    n0 = config.num_blocks
+    most = max(n0, precision.max_hands // config.block_size)
+    return max(blocks_needed(c.stat, n0, precision.target, most) for c in first)
 
 
 def main(argv: list[str]) -> int:

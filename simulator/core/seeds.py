@@ -30,6 +30,7 @@ class Domain(enum.IntEnum):
     BOT = 3  # a bot's seed: (run seed, block, permutation, player)
     LUCK = 4  # the luck correction's Monte Carlo runouts: (run seed, block, perm, hand)
     AIVAT = 5  # the value function's Monte Carlo runouts: (run seed, block, perm, hand)
+    SECOND_STAGE = 6  # the run seed of a league pair's second stage: (league seed,)
 
 
 def _sequence(seed: int, domain: Domain, keys: tuple[int, ...]) -> np.random.SeedSequence:
