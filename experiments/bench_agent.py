@@ -7,8 +7,12 @@ when facing a bet, make a minimum raise 10% of the time, and otherwise check or 
 Goals: ours >= 0.5x pokerkit's hands per second; a median decision under 1 ms and the 99th
 percentile under 10 ms.
 
-    python experiments/bench_agent.py [--hands 400] [--profile] [--steps] [--cli 1500]
-        [--params JSON]
+    python experiments/bench_agent.py [--hands 400] [--rounds 4] [--profile] [--steps]
+        [--cli 1500] [--params JSON]
+
+The two are measured in alternating turns (``--rounds``, 4 by default: 100 of our hands,
+then 1.25 s of pokerkit's, four times), so that both see the same minute of a shared
+machine: one turn each, a minute apart, gave ratios from 0.42 to 0.54 for the same code.
 
 ``--profile`` adds where the time of the agents' decisions goes (cProfile, own time per
 function, the top entries). ``--steps`` adds the profile of a post-flop decision by its steps:
@@ -134,31 +138,43 @@ class Steps:
         return "\n".join(lines)
 
 
-def ours(hands: int, profile: bool, steps: Steps | None = None,
-         params: dict[str, Any] | None = None) -> tuple[float, np.ndarray, str]:
+def ours_and_anchor(hands: int, seconds: float, rounds: int, profile: bool,
+                    steps: Steps | None = None, params: dict[str, Any] | None = None
+                    ) -> tuple[float, float, np.ndarray, str]:
+    """Our hands/s and pokerkit's, measured in ``rounds`` alternating turns (each of
+    ``hands / rounds`` hands and ``seconds / rounds`` of pokerkit), so that both see the
+    machine as it is over the same minute: on a shared machine pokerkit's own rate swings by
+    a third between runs a minute apart. Also every decision's time and the profile."""
     bots = [Timed(seed=s, **(params or {})) for s in range(6)]
     list(play_match(GAME, bots, 30, seed=1))  # warm-up: numba, tables
     Timed.times.clear()
     if steps is not None:
         steps.install()
     profiler = cProfile.Profile() if profile else None
-    start = time.perf_counter()
-    if profiler:
-        profiler.enable()
-    list(play_match(GAME, bots, hands, seed=2))
-    if profiler:
-        profiler.disable()
-    rate = hands / (time.perf_counter() - start)
+    rng = random.Random(0)
+    ours_seconds, theirs_hands, theirs_seconds = 0.0, 0, 0.0
+    per_round = -(-hands // rounds)
+    for r in range(rounds):
+        start = time.perf_counter()
+        if profiler:
+            profiler.enable()
+        list(play_match(GAME, bots, per_round, seed=2 + r))
+        if profiler:
+            profiler.disable()
+        ours_seconds += time.perf_counter() - start
+        n, elapsed = pokerkit_random(seconds / rounds, rng)
+        theirs_hands, theirs_seconds = theirs_hands + n, theirs_seconds + elapsed
     report = ""
     if profiler:
         buf = io.StringIO()
         pstats.Stats(profiler, stream=buf).sort_stats("tottime").print_stats(14)
         report = buf.getvalue()
-    return rate, np.array(Timed.times), report
+    return (per_round * rounds / ours_seconds, theirs_hands / theirs_seconds,
+            np.array(Timed.times), report)
 
 
-def pokerkit_random(seconds: float) -> float:
-    rng = random.Random(0)
+def pokerkit_random(seconds: float, rng: random.Random) -> tuple[int, float]:
+    """Hands of pokerkit's random play for ``seconds``, and the seconds they took."""
     hands, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = pokerkit.NoLimitTexasHoldem.create_state(AUTOMATIONS, True, 0, (1, 2), 2,
@@ -172,7 +188,7 @@ def pokerkit_random(seconds: float) -> float:
             else:
                 state.check_or_call()
         hands += 1
-    return hands / (time.perf_counter() - start)
+    return hands, time.perf_counter() - start
 
 
 def through_cli(hands: int) -> float:
@@ -196,6 +212,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--seconds", type=float, default=5.0, help="pokerkit's measurement")
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="alternate ours and pokerkit's in this many turns")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--steps", action="store_true",
                         help="profile a post-flop decision by its steps (timers slow it a bit)")
@@ -209,8 +227,8 @@ def main() -> None:
     cli_rate = through_cli(args.cli) if args.cli else None
     pin_to_one_core()
     steps = Steps() if args.steps else None
-    rate, times, report = ours(args.hands, args.profile, steps, json.loads(args.params))
-    anchor = pokerkit_random(args.seconds)
+    rate, anchor, times, report = ours_and_anchor(args.hands, args.seconds, args.rounds,
+                                                  args.profile, steps, json.loads(args.params))
     ms = times * 1000
     print(f"ours: 6-max limit, six heuristic agents   {rate:8.1f} hands/s")
     print(f"pokerkit: 6-max no-limit, random players  {anchor:8.1f} hands/s")

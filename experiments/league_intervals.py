@@ -54,15 +54,19 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         cells = run_league(path, quiet=True)
         seconds = time.perf_counter() - start
-        pairs = {}
-        for summary in (Path(tmp) / "league" / "pairs").glob("*/summary.json"):
-            pairs[summary.parent.name] = json.loads(summary.read_text(encoding="utf-8"))
+        pairs = {}  # each pair's first stage (its run under pairs/<a>/vs-<b>/)
+        for summary in (Path(tmp) / "league" / "pairs").glob("*/vs-*/summary.json"):
+            name = f"{summary.parent.parent.name}-{summary.parent.name}"
+            pairs[name] = json.loads(summary.read_text(encoding="utf-8"))
     lines = ["# League intervals: raw against AIVAT at the league's block structure", "",
              f"{len(data['bots'])} bots, {len(pairs)} pairs, {data['hands']} deals a pair, "
              f"duplicate; blocks of {data['block_size']} deals with a bot that learns, of "
              f"{data.get('short_block_size', data['block_size'])} otherwise. Wall time "
              f"{seconds / 60:.1f} min on {data.get('workers', 1)} workers. Goal: a half-width "
              f"of {GOAL} SB/h or less.", "",
+             "Raw figures are the first stage's; a pair wider than the league's "
+             "target_half_width played a second stage, counted in blocks and in the AIVAT "
+             "figures (Stein's interval).", "",
              "| row | column | blocks | raw mean | raw stderr | raw half | estimator | "
              "AIVAT mean | AIVAT stderr | AIVAT half | var/raw | goal |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -72,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         raw_half = (raw["ci95"][1] - raw["ci95"][0]) / 2 if raw.get("ci95") else float("nan")
         factor = (raw["stderr"] / cell.stderr) ** 2 if cell.stderr and raw.get("stderr") \
             else float("nan")
-        lines.append(f"| {cell.row} | {cell.column} | {int(cell.df or 0) + 1} | "
+        lines.append(f"| {cell.row} | {cell.column} | {cell.blocks} | "
                      f"{raw['mean']:+.3f} | {raw.get('stderr') or float('nan'):.4f} | "
                      f"{raw_half:.3f} | {cell.estimator} | {cell.mean:+.3f} | "
                      f"{cell.stderr or float('nan'):.4f} | {half:.3f} | {factor:.1f} | "

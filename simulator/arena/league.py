@@ -342,12 +342,13 @@ def _play_pairs(configs: list[TournamentConfig], bots: list[str], out_dir: Path,
             first = play(config, "")
             n0 = config.num_blocks
             needed = n0 if precision is None else _second_stage_end(first, config, precision)
-            if needed > n0:
-                second = play(second_stage(config, needed - n0, out_dir),
-                              f", second stage of {needed - n0} blocks")
-                first = [both_stages(f, s, n0, needed)
-                         for f, s in zip(first, second, strict=True)]
-            cells += first
+            if needed == n0:
+                cells += first
+                continue
+            more = needed - n0
+            second = play(second_stage(config, more, out_dir),
+                          f", second stage of {more} block{'s' * (more > 1)}")
+            cells += [both_stages(f, s, n0, needed) for f, s in zip(first, second, strict=True)]
     unit = configs[0].unit
     write_atomic(out_dir / CSV_FILE, crosstable_csv(cells, bots, unit))
     draw_crosstable(cells, bots, unit, out_dir / PLOT_FILE)
