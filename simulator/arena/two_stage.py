@@ -20,11 +20,13 @@ normal block means of equal length: ``N`` depends on the first stage's spread al
 mean of normal samples is independent of their spread, so ``(mean_N - mu) / (se0 *
 sqrt(n0 / N))`` is Student's t at ``n0 - 1`` whatever ``N`` was chosen.
 
-Why not the usual interval over all ``N`` blocks (``t(N - 1)`` and their own spread)? Blocks
-are added exactly when the first ones happened to spread widely, so the spread of all of them
-is biased low where it counts: simulated at four first-stage blocks, that interval covered 92-
-93% instead of 95%. Stein's costs more blocks (the first stage's few degrees of freedom keep
-its t large) and covers what it says.
+Why not the usual interval over all ``N`` blocks (``t(N - 1)`` and their own spread)? A t
+interval covers 95% on average over its spread: first stages whose spread came out small give
+intervals too narrow, and those whose spread came out large make up for them with intervals
+too wide. The second stage goes exactly to the latter, and the spread of all their blocks
+comes back to an ordinary size, so nothing makes up for the former any more: simulated at
+four first-stage blocks, that interval covered 92-93% instead of 95%. Stein's costs more
+blocks (the first stage's few degrees of freedom keep its t large) and covers what it says.
 
 >>> from simulator.arena.stats import Stat
 >>> first = Stat(8000, 2.8, 0.057, (2.62, 2.98))  # 4 blocks: t(3) * 0.057 = 0.181
