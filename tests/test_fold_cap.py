@@ -167,9 +167,12 @@ def test_a_capped_call_is_scored_from_the_call_on() -> None:
     assert bot.learners.capped_calls == []
 
 
+# Each rival is seeded: an unseeded rock seeded its generator from the OS, so its play
+# differed run to run, and in about one run in twelve its few capped calls came out ahead
+# (rock seeds 0-11 at this match seed: 11 of 12 pass).
 @pytest.mark.parametrize("rival, hands, earns", [
     (lambda: RandomBot(fold=0.0, call=0.3, raise_=0.7, seed=11), 200, True),
-    (RockBot, 300, False)], ids=["random", "rock"])
+    (lambda: RockBot(seed=11), 300, False)], ids=["random", "rock"])
 def test_the_cap_holds_where_its_calls_pay_and_lifts_where_they_lose(rival, hands: int,
                                                                      earns: bool) -> None:
     """Against a player who bets at random the calls the cap makes win, and the cap stays;
