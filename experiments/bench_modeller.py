@@ -223,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     t_threshold = best_time(lambda: [reweight_threshold(w, values, bv.order, 0.2, 0.2)
                                      for _ in range(1000)], args.repeats) / 1000
     t_triple = best_time(lambda: [reweight_triple(w, values, bv.order, (0.5, 0.3, 0.2),
-                                                  Action.call().kind, 0.1)
+                                                  Action.call().kind, 0.1, levels=bv.levels)
                                   for _ in range(1000)], args.repeats) / 1000
 
     context, hands = record(args.hands + 200)

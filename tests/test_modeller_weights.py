@@ -9,6 +9,7 @@ from modeller_support import preflop_values
 
 from agent.modeller import ModellerParams, OpponentModeller
 from agent.modeller.weights import (
+    KIND_ROW,
     generic_triple,
     quantile_above,
     reweight_threshold,
@@ -254,10 +255,12 @@ def test_a_floored_factor_lets_every_action_count() -> None:
 
 @pytest.mark.parametrize("on_factor", [False, True])
 @pytest.mark.parametrize("street", ["preflop", "flop", "turn", "river"])
-def test_the_triple_by_levels_is_the_triple_bit_for_bit(on_factor: bool, street: str) -> None:
-    """Each distinct value's chance computed once gives the very floats of the
-    holding-by-holding kernel, for every action, folds or none, and weights below, at and
-    above the floor: pre-flop's income rates, and a board's EHS' (dead holdings weigh 0)."""
+def test_the_triple_by_levels_is_the_triple_of_each_holding(on_factor: bool, street: str
+                                                           ) -> None:
+    """Each distinct value's chance computed once (with the levels the modeller keeps, and
+    with levels found by the function itself) gives, bit for bit, the floats of each
+    holding's chance taken one by one (``generic_triple``) and floored in Python: every
+    street, every action, folds or none, weights below, at and above the floor."""
     rng = np.random.default_rng(5)
     cards = {"flop": "3h4cJh", "turn": "3h4cJh3s", "river": "3h4cJh3s9d"}.get(street)
     if cards is None:
@@ -277,8 +280,12 @@ def test_the_triple_by_levels_is_the_triple_bit_for_bit(on_factor: bool, street:
         w[rng.random(1326) < share] = weight
     w[dead] = 0.0
     for freqs in [(0.5, 0.3, 0.2), (0.0, 0.7, 0.3), (0.2, 0.0, 0.8)]:
+        chances = generic_triple(values, order, w, freqs, spread)
         for kind in (ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE):
-            plain = reweight_triple(w, values, order, freqs, kind, spread, 0.01, on_factor)
-            leveled = reweight_triple(w, values, order, freqs, kind, spread, 0.01, on_factor,
-                                      levels)
-            assert np.array_equal(plain, leveled), (freqs, kind)
+            chance = chances[KIND_ROW[kind]].tolist()
+            one_by_one = [0.0 if x <= 0 else x * max(0.01, c) if on_factor
+                          else max(0.01, x * c) for x, c in zip(w.tolist(), chance, strict=True)]
+            for given in (levels, None):
+                got = reweight_triple(w, values, order, freqs, kind, spread, 0.01, on_factor,
+                                      given)
+                assert got.tolist() == one_by_one, (freqs, kind, given is None)

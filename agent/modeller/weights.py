@@ -87,6 +87,17 @@ def _triple_row(v: float, q_raise: float, q_fold: float, folds: bool, spread: fl
 
 
 @numba.njit(cache=True, nogil=True)
+def _floored(w: float, factor: float, floor: float, on_factor: bool) -> float:
+    """A weight after an action of chance (or factor) ``factor``: ``w * max(floor, factor)``
+    on the factor, ``max(floor, w * factor)`` on the weight; 0 stays 0."""
+    if w <= 0.0:
+        return 0.0
+    if on_factor:
+        return w * max(floor, factor)
+    return max(floor, w * factor)
+
+
+@numba.njit(cache=True, nogil=True)
 def _quantiles(values: np.ndarray, order: np.ndarray, w: np.ndarray, a: float, b: float
                ) -> tuple[float, float]:
     """The values above which the weighted mass reaches the fractions ``a`` and ``b``.
@@ -122,56 +133,24 @@ def _threshold_kernel(w: np.ndarray, values: np.ndarray, order: np.ndarray, frac
     if mu < skip_below:
         return False
     for h in range(w.shape[0]):
-        if w[h] <= 0.0:
-            out[h] = 0.0
-        elif on_factor:
-            out[h] = w[h] * max(floor, _factor(values[h], mu, sigma, floor))
-        elif w[h] <= floor:  # a factor is at most 1, so the product is floored anyway
-            out[h] = floor
-        else:
-            out[h] = max(floor, w[h] * _factor(values[h], mu, sigma, floor))
+        out[h] = _floored(w[h], _factor(values[h], mu, sigma, floor), floor, on_factor)
     return True
 
 
 @numba.njit(cache=True, nogil=True)
-def _triple_kernel(w: np.ndarray, values: np.ndarray, order: np.ndarray, fold: float,
-                   raise_: float, spread: float, row: int, floor: float, on_factor: bool,
-                   out: np.ndarray) -> None:
-    q_raise, q_fold = _quantiles(values, order, w, raise_, 1.0 - fold)
-    for h in range(w.shape[0]):
-        if w[h] <= 0.0:
-            out[h] = 0.0
-        elif on_factor:
-            out[h] = w[h] * max(floor, _triple_row(values[h], q_raise, q_fold, fold > 0,
-                                                   spread, row))
-        elif w[h] <= floor:  # skips the exps: a probability is at most 1, so this is exact
-            out[h] = floor
-        else:
-            out[h] = max(floor, w[h] * _triple_row(values[h], q_raise, q_fold, fold > 0,
-                                                   spread, row))
-
-
-@numba.njit(cache=True, nogil=True)
-def _triple_levels_kernel(w: np.ndarray, values: np.ndarray, order: np.ndarray,
-                          levels: np.ndarray, level_of: np.ndarray, fold: float,
-                          raise_: float, spread: float, row: int, floor: float,
-                          on_factor: bool, out: np.ndarray) -> None:
-    """:func:`_triple_kernel` with each distinct value's chance computed once: ``levels``
-    are the distinct values and ``level_of[h]`` the level of ``values[h]``. The chance of a
-    value is the same float however often it is computed, so the result is the same."""
+def _triple_kernel(w: np.ndarray, values: np.ndarray, order: np.ndarray, levels: np.ndarray,
+                   level_of: np.ndarray, fold: float, raise_: float, spread: float, row: int,
+                   floor: float, on_factor: bool, out: np.ndarray) -> None:
+    """The triple's re-weighting, each distinct value's chance computed once: ``levels``
+    are the distinct values and ``level_of[h]`` the level of ``values[h]`` (pre-flop's 1326
+    income rates take 169 levels; a value's chance is the same float however often it is
+    computed)."""
     q_raise, q_fold = _quantiles(values, order, w, raise_, 1.0 - fold)
     chance = np.empty(levels.shape[0])
     for k in range(levels.shape[0]):
         chance[k] = _triple_row(levels[k], q_raise, q_fold, fold > 0, spread, row)
     for h in range(w.shape[0]):
-        if w[h] <= 0.0:
-            out[h] = 0.0
-        elif on_factor:
-            out[h] = w[h] * max(floor, chance[level_of[h]])
-        elif w[h] <= floor:
-            out[h] = floor
-        else:
-            out[h] = max(floor, w[h] * chance[level_of[h]])
+        out[h] = _floored(w[h], chance[level_of[h]], floor, on_factor)
 
 
 # --- the functions ----------------------------------------------------------------------------
@@ -239,16 +218,14 @@ def reweight_triple(weights: np.ndarray, values: np.ndarray, order: np.ndarray,
                     floor: float = FLOOR, on_factor: bool = False,
                     levels: ValueLevels | None = None) -> np.ndarray:
     """Loki-2 with the generic triple: ``max(floor, w * P(kind | value))`` (``on_factor``:
-    ``w * max(floor, P(kind | value))``); 0 stays 0. ``levels``, when given, are those of
-    ``values``: the same result, each distinct value's chance computed once."""
-    out = np.empty(len(weights))
+    ``w * max(floor, P(kind | value))``); 0 stays 0. ``levels`` are those of ``values``
+    (:class:`ValueLevels`, which a board's values and the modeller's pre-flop table keep);
+    without them they are found here, at the cost of a sort."""
     if levels is None:
-        _triple_kernel(weights, values, order, freqs[0], freqs[2], spread, KIND_ROW[kind],
-                       floor, on_factor, out)
-    else:
-        _triple_levels_kernel(weights, values, order, levels.levels, levels.level_of,
-                              freqs[0], freqs[2], spread, KIND_ROW[kind], floor, on_factor,
-                              out)
+        levels = ValueLevels.along(values, np.argsort(-np.asarray(values), kind="stable"))
+    out = np.empty(len(weights))
+    _triple_kernel(weights, values, order, levels.levels, levels.level_of, freqs[0], freqs[2],
+                   spread, KIND_ROW[kind], floor, on_factor, out)
     return _read_only(out)
 
 
