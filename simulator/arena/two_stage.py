@@ -54,17 +54,16 @@ def blocks_needed(first: Stat, first_blocks: int, target: float, most: int) -> i
     half = t975(first_blocks - 1) * first.stderr
     if half <= target:
         return first_blocks
-    return min(most, max(first_blocks, math.ceil(first_blocks * (half / target) ** 2)))
+    return min(most, math.ceil(first_blocks * (half / target) ** 2))  # over first_blocks
 
 
 @dataclass(frozen=True)
 class Staged:
-    """A two-stage estimate: the mean of every block with Stein's interval (``stat``), the
-    degrees of freedom of its t (the first stage's blocks less one) and the blocks in all."""
+    """A two-stage estimate: the mean of every block with Stein's interval (``stat``) and the
+    degrees of freedom of its t (the first stage's blocks less one)."""
 
     stat: Stat
     df: int
-    blocks: int
 
 
 def staged(first: Stat, first_blocks: int, mean: float, hands: int, blocks: int) -> Staged:
@@ -74,5 +73,4 @@ def staged(first: Stat, first_blocks: int, mean: float, hands: int, blocks: int)
         raise ValueError("a two-stage estimate needs a first stage of two or more blocks")
     stderr = first.stderr * math.sqrt(first_blocks / blocks)
     half = t975(first_blocks - 1) * stderr
-    return Staged(Stat(hands, mean, stderr, (mean - half, mean + half)), first_blocks - 1,
-                  blocks)
+    return Staged(Stat(hands, mean, stderr, (mean - half, mean + half)), first_blocks - 1)
