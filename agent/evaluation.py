@@ -366,6 +366,14 @@ def behind_share(params: EvaluationParams, bet_trust: Sequence[float]) -> float:
     return sum(shares) / len(shares)
 
 
+def _shape(x: Values) -> tuple[int, ...]:
+    """``np.shape(x)``: an array's own, else a number's; numpy's dispatch costs more than the
+    rest of :meth:`HoldingInputs.of`."""
+    if isinstance(x, np.ndarray):
+        return x.shape
+    return () if type(x) is float else np.shape(x)
+
+
 @quick_init
 @dataclass(frozen=True, slots=True)
 class HoldingInputs:
@@ -383,8 +391,8 @@ class HoldingInputs:
     @classmethod
     def of(cls, p_win: Values, p_called: Values, opponents: Sequence[OpponentTendency],
            p_reraised: Values | None = None, draw_share: Values = 0.0) -> HoldingInputs:
-        shapes = {np.shape(p_win), np.shape(p_called), np.shape(draw_share),
-                  *(np.shape(x) for o in opponents for x in (o.fold, o.call, o.raise_))}
+        shapes = {_shape(p_win), _shape(p_called), _shape(draw_share),
+                  *(_shape(x) for o in opponents for x in (o.fold, o.call, o.raise_))}
         # one shape (a decision's case) is its own broadcast, which costs more than the rest
         shape = next(iter(shapes)) if len(shapes) == 1 else np.broadcast_shapes(*shapes)
         n = math.prod(shape)
@@ -446,10 +454,9 @@ class SpotInputs:
             inputs.p_win, inputs.p_called, inputs.p_reraised, inputs.draw_share,
             inputs.tendencies, self.settings, out)
 
-        def shaped(row: np.ndarray) -> Values:
-            return float(row[0]) if shape == () else row.reshape(shape)
-
-        p_w, pot_sd, eb_w, p_vf, p_hf, bets_hf, win = (shaped(row) for row in out)
+        rows: list[Values] = (out[:, 0].tolist() if shape == ()
+                              else list(out.reshape(7, *shape)))
+        p_w, pot_sd, eb_w, p_vf, p_hf, bets_hf, win = rows
         return EParams(p_w=p_w, es_w=pot_sd, eb_w=eb_w, p_vf=p_vf, es_vf=float(spot.pot +
                        candidate.added), eb_vf=float(candidate.added), p_hf=p_hf,
                        eb_hf=bets_hf, win=win)
