@@ -15,7 +15,8 @@ from simulator.arena.tournament import run_tournament
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-SECTIONS = ["Two commands", "A short tour", "Write your own bot", "Layout", "Read more"]
+SECTIONS = ["Two commands", "A short tour", "Write your own bot", "How strong the agent is",
+            "Layout", "Read more"]
 OUTSIDE = re.compile(r"DESIGN\.md|ACPC\.md|\bshared/|\b[Ii]ssues? \d|(?<![\w&])#\d+\b")
 
 
