@@ -499,6 +499,26 @@ def run_tournament(config: TournamentConfig, *, resume: bool = False, force: boo
 def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..., str] | None,
          progress: bool | None, echo: Callable[[str], None] | None, inline: bool,
          kept: KeptPool | None = None) -> Summary:
+    play_seconds, luck_seconds = _play_blocks(config, store, write_histories, progress, inline,
+                                              kept)
+    summary = _summary(config, store)
+    files = _write_summary(config, store, summary, write_histories is not None)
+    if echo is not None:
+        echo(format_table(summary))
+        early = summary.run.early_end_blocks if summary.run else ()
+        if early:
+            echo(f"note: {len(early)} of {summary.blocks} blocks ended early, when one player "
+                 f"was left (stacks carry over): {summary.deals} deals played of "
+                 f"{config.hands}")
+    return Summary(summary, store.dir, play_seconds, luck_seconds, tuple(files))
+
+
+def _play_blocks(config: TournamentConfig, store: RunStore,
+                 write_histories: Callable[..., str] | None, progress: bool | None,
+                 inline: bool, kept: KeptPool | None) -> tuple[float, float]:
+    """Play the blocks not yet done and append each to ``store`` in block order; the seconds
+    spent playing and correcting luck. Raises ``TournamentError`` on a failed block, an
+    interrupt or a failed write, the finished blocks kept."""
     out_dir = store.dir
     done = store.done_blocks()
     left = config.num_blocks - len(done)
@@ -536,21 +556,18 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
 
     try:
         with contextlib.ExitStack() as stack:
+            keep = write_histories is not None
             if inline or left == 0:
-                outcomes: Iterable[BlockOutcome] = _run_inline(config, todo, write_histories
-                                                               is not None, bar,
+                outcomes: Iterable[BlockOutcome] = _run_inline(config, todo, keep, bar,
                                                                order.dispatched)
             elif config.backend == "ray":
-                outcomes = _run_ray(config, todo, write_histories is not None, workers,
-                                    order.room, order.dispatched, out_dir / LOG_FILE)
-            elif kept is not None:
-                pool = kept.for_run(config, keep_histories=write_histories is not None,
-                                    log_path=out_dir / LOG_FILE)
-                outcomes = pool.run(todo, order.room, order.dispatched, tick)
+                outcomes = _run_ray(config, todo, keep, workers, order.room, order.dispatched,
+                                    out_dir / LOG_FILE)
             else:
-                pool = stack.enter_context(WorkerPool(
-                    config, workers, keep_histories=write_histories is not None,
-                    log_path=out_dir / LOG_FILE))
+                pool = (kept.for_run(config, keep_histories=keep, log_path=out_dir / LOG_FILE)
+                        if kept is not None else
+                        stack.enter_context(WorkerPool(config, workers, keep_histories=keep,
+                                                       log_path=out_dir / LOG_FILE)))
                 outcomes = pool.run(todo, order.room, order.dispatched, tick)
             stack.callback(getattr(outcomes, "close", lambda: None))
             try:
@@ -584,9 +601,15 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
         bar.close()
     if failures:
         raise TournamentError(_failure_text(failures, stopped_by, out_dir))
-    summary = _summary(config, store)
+    return timing[0], timing[1]
+
+
+def _write_summary(config: TournamentConfig, store: RunStore, summary: RunSummary,
+                   histories: bool) -> list[Path]:
+    """Write the run's summary (and its plots, when asked); every file the run holds."""
+    out_dir = store.dir
     files = [out_dir / name for name in (SUMMARY_FILE, HANDS_FILE, BLOCKS_FILE, RUN_FILE)]
-    if write_histories is not None:
+    if histories:
         files.append(out_dir / HISTORY_FILE)
     try:
         store.write_summary(summary.to_dict())
@@ -596,16 +619,9 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
             files += draw(out_dir)
     except OSError as exc:
         raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc.strerror or exc}; "
-                              f"{where} (free space, then resume=True writes the summary)"
-                              ) from None
-    if echo is not None:
-        echo(format_table(summary))
-        early = summary.run.early_end_blocks if summary.run else ()
-        if early:
-            echo(f"note: {len(early)} of {summary.blocks} blocks ended early, when one player "
-                 f"was left (stacks carry over): {summary.deals} deals played of "
-                 f"{config.hands}")
-    return Summary(summary, out_dir, timing[0], timing[1], tuple(files))
+                              f"the finished blocks are in {str(out_dir)!r} (free space, then "
+                              f"resume=True writes the summary)") from None
+    return files
 
 
 def _failure_text(failures: list[dict[str, Any]], stopped_by: BlockOutcome | None,
