@@ -533,7 +533,7 @@ def _play_blocks(config: TournamentConfig, store: RunStore,
     timing = [0.0, 0.0]
     broken: list[bool] = []
     stopped_by: BlockOutcome | None = None
-    where = f"the finished blocks are in {str(out_dir)!r}"
+    where = _where(out_dir)
     pool: WorkerPool | None = None
 
     def write(outcome: BlockOutcome) -> None:
@@ -619,9 +619,13 @@ def _write_summary(config: TournamentConfig, store: RunStore, summary: RunSummar
             files += draw(out_dir)
     except OSError as exc:
         raise TournamentError(f"cannot write to {str(out_dir)!r}: {exc.strerror or exc}; "
-                              f"the finished blocks are in {str(out_dir)!r} (free space, then "
-                              f"resume=True writes the summary)") from None
+                              f"{_where(out_dir)} (free space, then resume=True writes the "
+                              f"summary)") from None
     return files
+
+
+def _where(out_dir: Path) -> str:
+    return f"the finished blocks are in {str(out_dir)!r}"
 
 
 def _failure_text(failures: list[dict[str, Any]], stopped_by: BlockOutcome | None,
