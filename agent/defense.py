@@ -42,13 +42,10 @@ own HS_n takes the same view after the flop).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import overload
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
-
-from simulator.core.equity import preflop_equities as _against_each
 
 MAX_SAMPLES = 100_000
 
@@ -128,14 +125,3 @@ def worth_stealing(equity: np.ndarray, called: np.ndarray, fold_all: float, pot:
     stayed = r * equity * (pot + to_call) - to_call
     return np.asarray(raised > np.maximum(stayed, 0.0))
 
-
-def preflop_equities(holdings: np.ndarray, weights: Sequence[np.ndarray]) -> np.ndarray:
-    """Each holding's showdown equity against the live opponents' weight arrays (the
-    holdings sharing one of its cards left out of each range): the product over opponents
-    of the exact equity against each."""
-    if not len(weights):
-        return np.ones(len(holdings))
-    each = _against_each(list(weights), holdings)
-    # NaN (a range with nothing left) counts 0; equities are never infinite, so this is
-    # nan_to_num's result at a fraction of its cost
-    return np.prod(np.where(np.isnan(each), 0.0, each), axis=1)

