@@ -38,6 +38,7 @@ from simulator.core.cards import HOLDING_INDEX, HOLDINGS, parse_cards, parse_hol
 from simulator.core.game import GameConfig
 from simulator.core.hand_ranks import evaluate
 from simulator.core.state import HandState
+from simulator.core.suits import CARD_PERMS, HOLDING_PERMS
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=200)
@@ -291,9 +292,9 @@ def test_buckets_are_invariant_under_suit_permutations() -> None:
             board = _random_board(rng, k)
             base = buckets.street_buckets(board)
             for perm in rng.choice(24, 4, replace=False):
-                moved = features.CARD_PERMS[perm][board]
+                moved = CARD_PERMS[perm][board]
                 got = buckets.street_buckets(moved)
-                assert np.array_equal(got[features.HOLDING_PERMS[perm]], base)
+                assert np.array_equal(got[HOLDING_PERMS[perm]], base)
 
 
 def test_flop_table_agrees_with_the_feature_it_was_cut_from() -> None:
@@ -346,7 +347,7 @@ def test_canonical_boards_count_the_suit_classes() -> None:
     assert codes.size == 1755 and sizes.sum() == 22100
     code, perm = features.canonical(np.array(parse_cards("Ah Kh 2d")))
     assert features.decode(code, 3).tolist() == sorted(
-        features.CARD_PERMS[perm][parse_cards("Ah Kh 2d")].tolist())
+        CARD_PERMS[perm][parse_cards("Ah Kh 2d")].tolist())
 
 
 # --- the strategy file --------------------------------------------------------------------------

@@ -49,6 +49,7 @@ from agent.strength.ranges import HOLDING_CLASS
 from simulator.core.archive import ArchiveError, Declared, Limits, read_archive, write_archive
 from simulator.core.cards import NUM_HOLDINGS
 from simulator.core.packaged import packaged_file
+from simulator.core.suits import HOLDING_PERMS
 
 FORMAT = "holdem-cfr-buckets"
 VERSION = 1
@@ -185,7 +186,7 @@ class CardAbstraction:
         if cards.size == 3:
             code, k = features.canonical(cards)
             row = self.flop_buckets[int(np.searchsorted(self.flop_codes, code))]
-            out = row[features.HOLDING_PERMS[k]].astype(np.int32)
+            out = row[HOLDING_PERMS[k]].astype(np.int32)
             out[out == np.iinfo(row.dtype).max] = DEAD
             return out
         values = features.feature(cards)

@@ -47,6 +47,7 @@ from agent.equilibrium.kernels import CHANCE, DECISION, FOLD, card_totals
 from agent.equilibrium.strategy import StrategyTable
 from agent.equilibrium.tree import CALL, Tree
 from simulator.core.cards import HOLDINGS, NUM_HOLDINGS
+from simulator.core.suits import HOLDING_PERMS
 
 _HA = HOLDINGS[:, 0].astype(np.int64)
 _HB = HOLDINGS[:, 1].astype(np.int64)
@@ -573,6 +574,6 @@ def _orbit_sum(values: np.ndarray, flop: np.ndarray) -> np.ndarray:
     perm_j(h) shares no card with the canonical ``flop``: the flop's whole suit class, each
     member counted as often as the permutations that reach it (the same for every member)."""
     clash = np.isin(_HA, flop) | np.isin(_HB, flop)
-    moved = features.HOLDING_PERMS  # (24, 1326): holding h under permutation j
+    moved = HOLDING_PERMS  # (24, 1326): holding h under permutation j
     ok = ~clash[moved]
     return np.where(ok, values[moved], 0.0).sum(axis=0)

@@ -31,20 +31,13 @@ import numba
 import numpy as np
 
 from simulator.core.board_ranks import rank_rows  # the shared 91-rank-pair ranking kernel
-from simulator.core.cards import HOLDING_INDEX, HOLDINGS, NUM_CARDS, NUM_HOLDINGS
+from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.hand_ranks import WORST_RANK
+from simulator.core.suits import CARD_PERMS
 
 HOLD_A = HOLDINGS[:, 0].astype(np.int64)
 HOLD_B = HOLDINGS[:, 1].astype(np.int64)
 
-SUIT_PERMS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
-"""The 24 permutations of the suits; row 0 is the identity."""
-CARD_PERMS = np.array([[(c >> 2) * 4 + p[c & 3] for c in range(NUM_CARDS)] for p in SUIT_PERMS],
-                      dtype=np.int64)
-"""``CARD_PERMS[k, c]``: card c under suit permutation k."""
-HOLDING_PERMS = np.array([HOLDING_INDEX[cp[HOLD_A], cp[HOLD_B]] for cp in CARD_PERMS],
-                         dtype=np.int64)
-"""``HOLDING_PERMS[k, h]``: holding h under suit permutation k."""
 
 
 # --- kernels --------------------------------------------------------------------------------

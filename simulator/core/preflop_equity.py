@@ -39,8 +39,9 @@ import numpy as np
 
 from simulator.core.archive import ArchiveError, Declared, read_archive, write_archive
 from simulator.core.board_ranks import HOLD_A, HOLD_B, rank_rows
-from simulator.core.cards import HOLDING_INDEX, HOLDINGS, NUM_CARDS, NUM_HOLDINGS
+from simulator.core.cards import NUM_CARDS, NUM_HOLDINGS
 from simulator.core.errors import HoldemError
+from simulator.core.suits import CARD_PERMS, HOLDING_PERMS
 
 FORMAT = "holdem-preflop-equity"
 VERSION = 1
@@ -68,8 +69,8 @@ def _canonical_boards() -> tuple[np.ndarray, np.ndarray]:
 
     boards = np.array(list(itertools.combinations(range(NUM_CARDS), 5)), dtype=np.int64)
     best = np.full(len(boards), np.iinfo(np.int64).max)
-    for perm in itertools.permutations(range(4)):
-        mapped = (boards >> 2) * 4 + np.asarray(perm)[boards & 3]
+    for perm in CARD_PERMS:
+        mapped = perm[boards]
         mapped.sort(axis=1)
         key = (((mapped[:, 0] * 52 + mapped[:, 1]) * 52 + mapped[:, 2]) * 52
                + mapped[:, 3]) * 52 + mapped[:, 4]
@@ -105,17 +106,6 @@ def _accumulate(boards: np.ndarray, sizes: np.ndarray, hold_a: np.ndarray,
                                      + np.uint32(mine == theirs))
 
 
-def _suit_permutations() -> list[np.ndarray]:
-    """Each suit permutation as a map of holding indices."""
-    import itertools
-
-    out = []
-    for perm in itertools.permutations(range(4)):
-        card = (np.arange(NUM_CARDS) >> 2) * 4 + np.asarray(perm)[np.arange(NUM_CARDS) & 3]
-        out.append(HOLDING_INDEX[card[HOLDINGS[:, 0]], card[HOLDINGS[:, 1]]].astype(np.int64))
-    return out
-
-
 def build_counts(progress: bool = False) -> np.ndarray:
     """The upper triangle (h < o) of ``2 * wins + ties`` over all boards: shape (878,475,)."""
     boards, sizes = _canonical_boards()
@@ -129,7 +119,7 @@ def build_counts(progress: bool = False) -> np.ndarray:
     if progress:
         print()
     total = np.zeros((NUM_HOLDINGS, NUM_HOLDINGS), dtype=np.uint64)
-    for perm in _suit_permutations():
+    for perm in HOLDING_PERMS:
         # the board class of B counted |class| times stands for every board in its class;
         # permuting the suits of the pair reaches the other boards' views of it
         total[np.ix_(perm, perm)] += acc
