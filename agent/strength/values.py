@@ -49,6 +49,7 @@ from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.errors import CardError
 from simulator.core.frozen import quick_init
 from simulator.core.hand_ranks import WORST_RANK
+from simulator.core.suits import CARD_PERMS, HOLDING_PERMS, board_symmetries
 
 _HOLD_A = HOLDINGS[:, 0].astype(np.int64)
 _HOLD_B = HOLDINGS[:, 1].astype(np.int64)
@@ -181,9 +182,10 @@ def _passed_before(bits: np.ndarray, below: np.ndarray, p: int) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
-def _ppot_numerators(fin: np.ndarray, order: np.ndarray, info: np.ndarray,
-                     out: np.ndarray) -> None:
-    """``out[h]`` += twice PPOT's numerator of h, summed over the next cards (rows of ``fin``).
+def _ppot_numerators(fin: np.ndarray, rows: np.ndarray, times: np.ndarray, order: np.ndarray,
+                     info: np.ndarray, out: np.ndarray) -> None:
+    """``out[h]`` += twice PPOT's numerator of h, summed over the next cards ``rows`` of
+    ``fin``, row ``rows[k]`` counted ``times[k]`` times.
 
     Per next card, walk the live holdings from the worst final rank to the best, one tie
     group of final ranks at a time, keeping the holdings passed (final rank worse) as bits at
@@ -208,8 +210,9 @@ def _ppot_numerators(fin: np.ndarray, order: np.ndarray, info: np.ndarray,
     present = np.zeros((WORST_RANK >> 6) + 1, dtype=np.int64)
     group = np.empty(n, dtype=np.int64)
     twice = np.zeros(n, dtype=np.int32)  # by place
-    for r in range(fin.shape[0]):
-        row = fin[r]
+    for k in range(rows.shape[0]):
+        row = fin[rows[k]]
+        m = times[k]
         for p in range(n):
             y = row[order[p]]
             if y > 0:
@@ -237,7 +240,7 @@ def _ppot_numerators(fin: np.ndarray, order: np.ndarray, info: np.ndarray,
                 for i in range(g):
                     p = group[i]
                     c = info[p, _CARDS]
-                    twice[p] += (_passed_before(bits, below, info[p, _SPAN] >> 16)
+                    twice[p] += m * (_passed_before(bits, below, info[p, _SPAN] >> 16)
                                  - _popcount(passed[_field(c, _A)] & _below(_field(c, _LE)))
                                  - _popcount(passed[_field(c, _B)]
                                              & _below(_field(c, _LE + 6))))
@@ -259,7 +262,7 @@ def _ppot_numerators(fin: np.ndarray, order: np.ndarray, info: np.ndarray,
                 for i in range(g):
                     p = group[i]
                     c = info[p, _CARDS]
-                    twice[p] += (_passed_before(bits, below, info[p, _SPAN] & 0xFFFF)
+                    twice[p] += m * (_passed_before(bits, below, info[p, _SPAN] & 0xFFFF)
                                  - _popcount(passed[_field(c, _A)] & _below(_field(c, _LT)))
                                  - _popcount(passed[_field(c, _B)]
                                              & _below(_field(c, _LT + 6))))
@@ -346,13 +349,33 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _twice_ppot_numerators(now: np.ndarray, order: np.ndarray, fin: np.ndarray) -> np.ndarray:
-    """Twice PPOT's numerator of every holding, summed over the rows of ``fin``."""
+def _twice_ppot_numerators(board: tuple[int, ...], now: np.ndarray, order: np.ndarray,
+                           next_cards: np.ndarray, fin: np.ndarray) -> np.ndarray:
+    """Twice PPOT's numerator of every holding, summed over the next cards (``fin``'s rows:
+    the final ranks with each card of ``next_cards``), one card per class of the board's
+    symmetries (:func:`simulator.core.suits.board_symmetries`).
+
+    A suit permutation g that keeps the board gives the next card g(c) the counts of c with
+    the holdings relabelled: ``count[g(c)][g(h)] = count[c][h]``. Summed over the board's
+    symmetries G, the counts of one card c give each card of its class ``|G| / |class|``
+    times; so one card per class, counted ``|class|`` times, then summed over G, gives every
+    card's counts ``|G|`` times. The counts are whole numbers, so each sum and the division
+    by ``|G|`` are exact: the same floats as counting every card. Two-tone flops skip 13 of
+    49 cards, monotone ones 26; a rainbow flop has no symmetry.
+    """
     info = np.zeros((order.shape[0], 2), dtype=np.int64)
     _layout(now, order, _HOLD_A, _HOLD_B, info)
     twice = np.zeros(NUM_HOLDINGS)
-    _ppot_numerators(fin, order, info, twice)
-    return twice
+    perms = board_symmetries(board)
+    if len(perms) == 1:
+        rows = np.arange(len(next_cards))
+        _ppot_numerators(fin, rows, np.ones(len(rows), dtype=np.int64), order, info, twice)
+        return twice
+    images = CARD_PERMS[perms][:, next_cards]  # (symmetries, cards)
+    rows = np.flatnonzero(next_cards == images.min(axis=0))  # one card of each class
+    sizes = len(perms) // (images[:, rows] == next_cards[rows]).sum(axis=0)  # |G| / |stab|
+    _ppot_numerators(fin, rows, sizes, order, info, twice)
+    return twice[HOLDING_PERMS[perms]].sum(axis=0) / len(perms)
 
 
 def _compute(board: tuple[int, ...]) -> BoardValues:
@@ -366,8 +389,8 @@ def _compute(board: tuple[int, ...]) -> BoardValues:
         behind = np.zeros(NUM_HOLDINGS, dtype=np.int64)
         tied = np.zeros(NUM_HOLDINGS, dtype=np.int64)
         _now_counts(now, order, _HOLD_A, _HOLD_B, behind, tied)
-        _, fin = table.future(1)
-        twice = _twice_ppot_numerators(now, order, fin)
+        runouts, fin = table.future(1)
+        twice = _twice_ppot_numerators(board, now, order, runouts[:, 0], fin)
         # Each (holding, opponent) pair leaves the same number of next cards.
         per_pair = NUM_CARDS - len(board) - 4
         denominator = per_pair * (behind + tied / 2)
