@@ -395,17 +395,19 @@ class OpponentModeller:
                 or any(r.street != street for r in (ours, *calls))):
             last = self.path_at(steps, board, street)[-1]
             return {s: w.weights for s, w in last.weights.items()}, last.betting.pot
-        raised = self._step(base, ours)[0]
-        weights = {s: w.weights for s, w in raised.weights.items()}
-        pot = raised.betting.pot
+        # our raise moves no weights (we never re-weight ourselves), only the betting: the
+        # callers are read against it, and re-weighted on this street's values as before it
+        raised = base.betting.apply(ours)
+        weights = {s: w.weights for s, w in base.weights.items()}
+        pot = raised.pot
         for record in calls:
             pot += record.added
-            ow = raised.weights.get(record.seat)
-            if record.seat == raised.us or self.mode == "off" or ow is None \
+            ow = base.weights.get(record.seat)
+            if record.seat == base.us or self.mode == "off" or ow is None \
                     or not ow.wants(record.kind):
                 continue
-            action = seen(raised.betting, record, self.params.size_edges, self.raised_back)
-            weights[record.seat] = self._reweighted(raised, ow, action)
+            action = seen(raised, record, self.params.size_edges, self.raised_back)
+            weights[record.seat] = self._reweighted(base, ow, action)
         return weights, pot
 
     def weights(self, seat: int, hand: HandModel | None = None) -> np.ndarray:
