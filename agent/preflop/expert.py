@@ -170,12 +170,12 @@ class PreflopExpert:
         levels = tuple(thresholds[name] for name in names[1:])
         width = float(self.params.randomization)
         irs = np.asarray(irs, dtype=np.float64).reshape(-1)
-        if len(irs) > _FEW_IRS:
-            return names, _strategy_chances(levels, irs, width)
-        # a decision asks about its own holding: the few situations and income rates a bot
-        # meets come back from the memo instead of a dozen numpy calls each
-        rows = [_chance_row(levels, ir, width) for ir in irs.tolist()]
-        return names, np.array(rows, dtype=np.float64).reshape(len(irs), len(names))
+        # a table has 169 distinct income rates at most (one per class of hands), and a bot
+        # meets the same few situations again and again: each rate's row comes from the memo
+        distinct, index = np.unique(irs, return_inverse=True)
+        rows = [_chance_row(levels, ir, width) for ir in distinct.tolist()]
+        table = np.array(rows, dtype=np.float64).reshape(len(distinct), len(names))
+        return names, table[index.reshape(-1)]
 
     def plan(self, obs: Observation, situation: Situation, rng: np.random.Generator
              ) -> PreflopPlan:
@@ -257,47 +257,36 @@ class PreflopExpert:
         return int(min(max(round(size), low), high))
 
 
-_FEW_IRS = 8
-"""Up to this many income rates, :meth:`PreflopExpert.chances` reads each row from the memo."""
-
-
-def _strategy_chances(levels: tuple[int, ...], irs: np.ndarray, width: float) -> np.ndarray:
-    """:meth:`PreflopExpert.chances` of the income rates ``irs`` (n,), with the thresholds
-    ``levels`` of every strategy but Make0 and the noise half-width ``width``. Each row is
-    computed on its own, so a row alone is the very row it is in a batch."""
-    irs = irs.reshape(-1, 1)
-    # strategy i qualifies once u >= t_i - IR; the chosen one is the last that qualifies
-    cuts = np.array(levels, dtype=np.float64) - irs
-    if not width:
-        return _one_hot(_last_qualifying(cuts, np.zeros((len(irs), 1))), len(levels) + 1)
-    edges = np.sort(np.concatenate([np.full((len(irs), 1), -width),
-                                    np.clip(cuts, -width, width),
-                                    np.full((len(irs), 1), width)], axis=1), axis=1)
-    spans = np.diff(edges, axis=1) / (2 * width)  # (n, pieces): each piece's chance
-    chosen = _last_qualifying(cuts, (edges[:, :-1] + edges[:, 1:]) / 2)
-    out = np.zeros((len(irs), len(levels) + 1))
-    np.add.at(out, (np.arange(len(irs))[:, None].repeat(spans.shape[1], 1), chosen), spans)
-    return out
-
-
 @functools.lru_cache(maxsize=8192)  # a few hundred bytes an entry
 def _chance_row(levels: tuple[int, ...], ir: float, width: float) -> tuple[float, ...]:
-    """One income rate's row of :func:`_strategy_chances`, kept."""
-    return tuple(_strategy_chances(levels, np.array([ir]), width)[0].tolist())
+    """:meth:`PreflopExpert.chances` of one income rate ``ir``, with the thresholds ``levels``
+    of every strategy but Make0 and the noise half-width ``width``: strategy i qualifies once
+    ``u >= levels[i] - ir``, and the chosen one is the most aggressive that qualifies. The
+    cuts split ``[-width, width]`` into pieces; each piece's chance goes to the strategy its
+    midpoint chooses.
+
+    >>> _chance_row((-50, 120, 535), 100.0, 50.0)  # Make1 for sure, Make2 within reach
+    (0.0, 0.7, 0.3, 0.0)
+    """
+    cuts = [level - ir for level in levels]
+    out = [0.0] * (len(levels) + 1)
+    if not width:
+        out[_last_qualifying(cuts, 0.0)] = 1.0
+        return tuple(out)
+    edges = sorted([-width, *(min(max(c, -width), width) for c in cuts), width])
+    for low, high in zip(edges, edges[1:], strict=False):
+        out[_last_qualifying(cuts, (low + high) / 2)] += (high - low) / (2 * width)
+    return tuple(out)
 
 
-def _last_qualifying(cuts: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Per row of ``cuts`` (n, strategies - 1) and each noise value in the row of ``u``:
-    the index (Make0 = 0) of the most aggressive strategy whose cut ``u`` reaches."""
-    reached = u[:, :, None] >= cuts[:, None, :]  # (n, pieces, strategies - 1)
-    index = np.arange(1, cuts.shape[1] + 1)
-    return np.where(reached, index, 0).max(axis=2)
-
-
-def _one_hot(index: np.ndarray, size: int) -> np.ndarray:
-    out = np.zeros((index.shape[0], size))
-    out[np.arange(index.shape[0]), index[:, 0]] = 1.0
-    return out
+def _last_qualifying(cuts: list[float], u: float) -> int:
+    """The index (Make0 = 0) of the most aggressive strategy whose cut the noise ``u``
+    reaches."""
+    chosen = 0
+    for i, cut in enumerate(cuts, start=1):
+        if u >= cut:
+            chosen = i
+    return chosen
 
 
 @functools.cache
