@@ -172,10 +172,12 @@ class PreflopExpert:
         irs = np.asarray(irs, dtype=np.float64).reshape(-1)
         # a table has 169 distinct income rates at most (one per class of hands), and a bot
         # meets the same few situations again and again: each rate's row comes from the memo
-        distinct, index = np.unique(irs, return_inverse=True)
-        rows = [_chance_row(levels, ir, width) for ir in distinct.tolist()]
-        table = np.array(rows, dtype=np.float64).reshape(len(distinct), len(names))
-        return names, table[index.reshape(-1)]
+        index = None
+        if len(irs) > 1:  # a decision asks about one holding: unique costs more than its row
+            irs, index = np.unique(irs, return_inverse=True)
+        rows = [_chance_row(levels, ir, width) for ir in irs.tolist()]
+        table = np.array(rows, dtype=np.float64).reshape(len(irs), len(names))
+        return names, table if index is None else table[index.reshape(-1)]
 
     def plan(self, obs: Observation, situation: Situation, rng: np.random.Generator
              ) -> PreflopPlan:
