@@ -333,7 +333,9 @@ class BoardTable:
         0.585106
         """
         w = self.effective_weights(weights)
-        order = np.argsort(-self.ranks.astype(np.int64), kind="stable")
+        # ranks are int16 (at most 7462), so their negation is too: numpy sorts 16-bit keys
+        # by radix, in the same stable order
+        order = np.argsort(-self.ranks, kind="stable")
         order = order[self.ranks[order] > 0]
         out = np.full(NUM_HOLDINGS, np.nan)
         _hs_all_kernel(self.ranks, w, _HOLD_A, _HOLD_B, order, out)

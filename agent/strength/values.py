@@ -399,7 +399,7 @@ def _compute(board: tuple[int, ...]) -> BoardValues:
     ppot[now == 0] = np.nan
     ehs_prime = hs + (1 - hs) * ppot
     by_value = live[np.argsort(-ehs_prime[live], kind="stable")]
-    weighing = np.nan_to_num(ehs_prime, nan=0.0)
+    weighing = np.where(np.isnan(ehs_prime), 0.0, ehs_prime)  # nan_to_num's, values in [0, 1]
     return BoardValues(board, hs, _read_only(ppot), _read_only(ehs_prime), _read_only(by_value),
                        _read_only(weighing), ValueLevels.along(weighing, by_value))
 
