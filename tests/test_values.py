@@ -171,3 +171,13 @@ def test_ppot_of_every_holding_equals_the_pairwise_count(board: str) -> None:
 def test_ppot_of_every_holding_equals_the_pairwise_count_on_random_boards(seed: int) -> None:
     board = random_board(30 + seed, 3 + seed % 2)
     assert np.array_equal(board_values(board).ppot, ppot_by_pairs(board), equal_nan=True)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hs_from_counts_is_the_weighted_sweep_bit_for_bit(seed: int) -> None:
+    """HS against anyone comes from whole counts; the weighted showdown sweep with every
+    weight 1 must give the very same floats."""
+    from agent.strength.board_table import board_table
+
+    board = random_board(60 + seed, 3 + seed % 3)
+    assert np.array_equal(board_values(board).hs, board_table(board).hs_all(), equal_nan=True)

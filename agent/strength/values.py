@@ -49,6 +49,7 @@ from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.errors import CardError
 from simulator.core.frozen import quick_init
 from simulator.core.hand_ranks import WORST_RANK
+from simulator.core.ratios import ratio
 from simulator.core.suits import CARD_PERMS, HOLDING_PERMS, board_symmetries
 
 _HOLD_A = HOLDINGS[:, 0].astype(np.int64)
@@ -60,11 +61,19 @@ _HOLD_B = HOLDINGS[:, 1].astype(np.int64)
 
 @numba.njit(cache=True, nogil=True)
 def _now_counts(now: np.ndarray, order: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
-                behind: np.ndarray, tied: np.ndarray) -> None:
-    """Per holding: the opponents (no shared card) strictly better now, and tied now."""
+                behind: np.ndarray, tied: np.ndarray, others: np.ndarray) -> None:
+    """Per live holding (``order``): the opponents (no shared card) strictly better now, tied
+    now, and in all."""
     better_card = np.zeros(52, dtype=np.int64)
     group_card = np.zeros(52, dtype=np.int64)
+    live_card = np.zeros(52, dtype=np.int64)
     n = order.shape[0]
+    for i in range(n):
+        live_card[hold_a[order[i]]] += 1
+        live_card[hold_b[order[i]]] += 1
+    for i in range(n):
+        h = order[i]
+        others[h] = n - live_card[hold_a[h]] - live_card[hold_b[h]] + 1  # h taken away twice
     better = 0
     start = 0
     while start < n:
@@ -382,13 +391,17 @@ def _compute(board: tuple[int, ...]) -> BoardValues:
     table = board_table(board)
     now = table.ranks
     live = np.flatnonzero(now > 0)
-    hs = _read_only(table.hs_all())
+    order = live[np.argsort(now[live], kind="stable")]  # best first
+    behind, tied, others = (np.zeros(NUM_HOLDINGS, dtype=np.int64) for _ in range(3))
+    _now_counts(now, order, _HOLD_A, _HOLD_B, behind, tied, others)
+    # HS against anyone from whole counts: the floats of the weighted showdown sweep
+    # (BoardTable.hs_all) with every weight 1, whose sums are these counts exactly
+    hs = np.full(NUM_HOLDINGS, np.nan)
+    hs[live] = ratio(others[live] - behind[live] - tied[live] + tied[live] / 2.0,
+                     others[live], np.nan)
+    hs = _read_only(hs)
     ppot = np.zeros(NUM_HOLDINGS)
     if table.cards_to_come:
-        order = live[np.argsort(now[live], kind="stable")]  # best first
-        behind = np.zeros(NUM_HOLDINGS, dtype=np.int64)
-        tied = np.zeros(NUM_HOLDINGS, dtype=np.int64)
-        _now_counts(now, order, _HOLD_A, _HOLD_B, behind, tied)
         runouts, fin = table.future(1)
         twice = _twice_ppot_numerators(board, now, order, runouts[:, 0], fin)
         # Each (holding, opponent) pair leaves the same number of next cards.
