@@ -49,7 +49,6 @@ from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.errors import CardError
 from simulator.core.frozen import quick_init
 from simulator.core.hand_ranks import WORST_RANK
-from simulator.core.ratios import ratio
 from simulator.core.suits import CARD_PERMS, HOLDING_PERMS, board_symmetries
 
 _HOLD_A = HOLDINGS[:, 0].astype(np.int64)
@@ -99,6 +98,31 @@ def _now_counts(now: np.ndarray, order: np.ndarray, hold_a: np.ndarray, hold_b: 
             group_card[hold_b[h]] = 0
         better += size
         start = end
+
+
+@numba.njit(cache=True, nogil=True)
+def _parts(now: np.ndarray, behind: np.ndarray, tied: np.ndarray, others: np.ndarray,
+           twice: np.ndarray, per_pair: int, out: np.ndarray) -> None:
+    """``out``'s rows: HS, PPOT, EHS' and EHS' with 0 for NaN (the re-weighting's values) of
+    every holding, NaN on clashes, from the counts now and twice PPOT's numerators.
+
+    HS comes from whole counts: the floats of the weighted showdown sweep
+    (``BoardTable.hs_all``) with every weight 1, whose sums are these counts exactly. PPOT's
+    denominator is ``HPtotal``: each (holding, opponent) pair leaves ``per_pair`` next cards
+    (0: nothing to come, PPOT 0). The numpy expressions this replaced, one holding at a time
+    with the same float operations in the same order."""
+    for h in range(now.shape[0]):
+        if now[h] == 0:
+            out[0, h] = out[1, h] = out[2, h] = np.nan
+            out[3, h] = 0.0
+            continue
+        n = others[h]
+        hs = (n - behind[h] - tied[h] + tied[h] / 2.0) / n if n > 0 else np.nan
+        denominator = per_pair * (behind[h] + tied[h] / 2)
+        ppot = twice[h] / 2 / denominator if denominator > 0 else 0.0
+        ehs = hs + (1 - hs) * ppot
+        out[0, h], out[1, h], out[2, h] = hs, ppot, ehs
+        out[3, h] = 0.0 if np.isnan(ehs) else ehs
 
 
 # numba's stub types a call of an intrinsic as one of its typing function (typingctx first,
@@ -394,27 +418,18 @@ def _compute(board: tuple[int, ...]) -> BoardValues:
     order = live[np.argsort(now[live], kind="stable")]  # best first
     behind, tied, others = (np.zeros(NUM_HOLDINGS, dtype=np.int64) for _ in range(3))
     _now_counts(now, order, _HOLD_A, _HOLD_B, behind, tied, others)
-    # HS against anyone from whole counts: the floats of the weighted showdown sweep
-    # (BoardTable.hs_all) with every weight 1, whose sums are these counts exactly
-    hs = np.full(NUM_HOLDINGS, np.nan)
-    hs[live] = ratio(others[live] - behind[live] - tied[live] + tied[live] / 2.0,
-                     others[live], np.nan)
-    hs = _read_only(hs)
-    ppot = np.zeros(NUM_HOLDINGS)
+    twice, per_pair = np.zeros(NUM_HOLDINGS), 0  # nothing to come: PPOT is 0
     if table.cards_to_come:
         runouts, fin = table.future(1)
         twice = _twice_ppot_numerators(board, now, order, runouts[:, 0], fin)
         # Each (holding, opponent) pair leaves the same number of next cards.
         per_pair = NUM_CARDS - len(board) - 4
-        denominator = per_pair * (behind + tied / 2)
-        ppot[live] = np.divide(twice[live] / 2, denominator[live],
-                               out=np.zeros(len(live)), where=denominator[live] > 0)
-    ppot[now == 0] = np.nan
-    ehs_prime = hs + (1 - hs) * ppot
+    parts = np.empty((4, NUM_HOLDINGS))
+    _parts(now, behind, tied, others, twice, per_pair, parts)
+    hs, ppot, ehs_prime, weighing = _read_only(parts)
     by_value = live[np.argsort(-ehs_prime[live], kind="stable")]
-    weighing = np.where(np.isnan(ehs_prime), 0.0, ehs_prime)  # nan_to_num's, values in [0, 1]
-    return BoardValues(board, hs, _read_only(ppot), _read_only(ehs_prime), _read_only(by_value),
-                       _read_only(weighing), ValueLevels.along(weighing, by_value))
+    return BoardValues(board, hs, ppot, ehs_prime, _read_only(by_value), weighing,
+                       ValueLevels.along(weighing, by_value))
 
 
 @lru_cache(maxsize=256)  # about 40 KB a board
