@@ -33,9 +33,10 @@ import numba
 import numpy as np
 
 from agent.evaluation import OpponentTendency, Values
-from simulator.core.equity import free_masses
+from agent.strength.numpy_sums import pairwise_sum
+from simulator.core.board_ranks import HOLD_A, HOLD_B
+from simulator.core.equity import free_masses_into
 from simulator.core.frozen import quick_init
-from simulator.core.ratios import ratio
 
 
 @quick_init
@@ -57,13 +58,35 @@ def weak_shares(weights: np.ndarray, weak: np.ndarray, holdings: np.ndarray) -> 
     card with it are left out (0 when nothing is left). ``weights`` is one range (1326,) or
     one per row; the shares are then one row per range (every range's masses in one pass:
     each is the sum it was alone)."""
-    w = np.atleast_2d(weights)
-    both = np.empty((2 * w.shape[0], w.shape[1]))
-    both[0::2], both[1::2] = w, np.where(weak, w, 0.0)
-    masses = free_masses(both, holdings).T
-    free, free_weak = masses[0::2], masses[1::2]
-    shares = ratio(free_weak, np.where(free > 1e-12, free, 0.0))
+    w = np.ascontiguousarray(np.atleast_2d(weights), dtype=np.float64)
+    asked = np.asarray(holdings, dtype=np.int64).reshape(-1)
+    shares = np.empty((w.shape[0], asked.shape[0]))
+    _weak_shares(w, np.asarray(weak, dtype=np.bool_), asked, HOLD_A, HOLD_B, shares)
     return shares if np.ndim(weights) == 2 else shares[0]
+
+
+@numba.njit(cache=True, nogil=True)
+def _weak_shares(w: np.ndarray, weak: np.ndarray, holdings: np.ndarray, hold_a: np.ndarray,
+                 hold_b: np.ndarray, out: np.ndarray) -> None:
+    """:func:`weak_shares` into ``out`` (ranges x holdings): each range and its weak part as
+    rows, their totals as numpy sums them (pairwise), the free masses as
+    :func:`simulator.core.equity.free_masses` takes them, and ``ratio``'s 0 where nothing
+    is left: the numpy form's floats, in one call instead of a dozen array calls."""
+    k, n = w.shape
+    both = np.empty((2 * k, n))
+    totals = np.empty(2 * k)
+    for j in range(k):
+        for i in range(n):
+            both[2 * j, i] = w[j, i]
+            both[2 * j + 1, i] = w[j, i] if weak[i] else 0.0
+        totals[2 * j] = pairwise_sum(both[2 * j], 0, n)
+        totals[2 * j + 1] = pairwise_sum(both[2 * j + 1], 0, n)
+    masses = np.empty((holdings.shape[0], 2 * k))
+    free_masses_into(both, totals, holdings, hold_a, hold_b, masses)
+    for j in range(k):
+        for i in range(holdings.shape[0]):
+            free = masses[i, 2 * j]
+            out[j, i] = masses[i, 2 * j + 1] / free if free > 1e-12 else 0.0
 
 
 def facing_our_bet(frequencies: tuple[float, float, float], weak: Values) -> OpponentTendency:

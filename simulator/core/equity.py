@@ -197,7 +197,7 @@ def _every(fin: np.ndarray, orders: np.ndarray, w: np.ndarray, hold_a: np.ndarra
 
 
 @numba.njit(cache=True, nogil=True)
-def _free_masses(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
+def free_masses_into(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
                  hold_a: np.ndarray, hold_b: np.ndarray, out: np.ndarray) -> None:
     """``out[i, j]``: the free mass of range ``w[j]`` (its sum ``totals[j]``) for
     ``holdings[i]`` (see :func:`free_masses`), with the float operations of the numpy form it
@@ -223,7 +223,7 @@ def _free_masses(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
 
 
 # The holdings by their low card and by their high card, each card's in holding order
-# (``_BY_LOW[_LOW_START[c]:_LOW_START[c + 1]]``): the order ``_free_masses`` adds them in.
+# (``_BY_LOW[_LOW_START[c]:_LOW_START[c + 1]]``): the order ``free_masses_into`` adds them in.
 _BY_LOW = np.argsort(HOLD_A, kind="stable")
 _BY_HIGH = np.argsort(HOLD_B, kind="stable")
 _LOW_START = np.searchsorted(HOLD_A[_BY_LOW], np.arange(NUM_CARDS + 1))
@@ -245,7 +245,7 @@ def _free_masses_few(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
                      hold_a: np.ndarray, hold_b: np.ndarray, by_low: np.ndarray,
                      low_start: np.ndarray, by_high: np.ndarray, high_start: np.ndarray,
                      out: np.ndarray) -> None:
-    """:func:`_free_masses` for a few holdings: the sums of their own cards only, each over
+    """:func:`free_masses_into` for a few holdings: the sums of their own cards only, each over
     the same holdings in the same order (the same floats), instead of every card's."""
     for i in range(holdings.shape[0]):
         h = holdings[i]
@@ -270,7 +270,7 @@ def free_masses(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
         _free_masses_few(w, w.sum(axis=1), asked, HOLD_A, HOLD_B, _BY_LOW, _LOW_START,
                          _BY_HIGH, _HIGH_START, out)
     else:
-        _free_masses(w, w.sum(axis=1), asked, HOLD_A, HOLD_B, out)
+        free_masses_into(w, w.sum(axis=1), asked, HOLD_A, HOLD_B, out)
     return out
 
 
