@@ -88,10 +88,11 @@ def probabilities(candidates: Sequence[Candidate], values: np.ndarray, scale: fl
                           continuing).T
     total = w.sum(axis=1)
     ok = (total > 0) & np.isfinite(total)
+    if ok.all():  # a decision's usual case: no masks to apply
+        return w / total[:, None]
     out = np.zeros_like(w)
     out[ok] = w[ok] / total[ok, None]
-    if not ok.all():
-        out[~ok, _fallback(candidates)] = 1.0
+    out[~ok, _fallback(candidates)] = 1.0
     return out
 
 
@@ -114,10 +115,24 @@ def draw_index(weights: np.ndarray, rng: np.random.Generator) -> int:
     >>> draw_index(np.array([0.0, 1.0, 0.0]), np.random.default_rng(1))
     1
     """
-    point = rng.random() * float(weights.sum())
-    # clamped in Python: a numpy scalar's clip costs more than the search
-    return min(max(int(np.searchsorted(np.cumsum(weights), point, side="right")), 0),
-               len(weights) - 1)
+    values = weights.tolist()
+    if len(values) >= 8:  # numpy sums eight or more pairwise
+        point = rng.random() * float(weights.sum())
+        return min(int(np.searchsorted(np.cumsum(weights), point, side="right")),
+                   len(values) - 1)
+    # a row this short: numpy's sum and cumsum add in order from 0, as this loop does, and
+    # the first running sum past the point is searchsorted's "right"; numpy's three calls
+    # cost more than the few additions
+    total = 0.0
+    for w in values:  # not sum(): Python 3.12's compensates, numpy's does not
+        total += w
+    point = rng.random() * total
+    running = 0.0
+    for i, w in enumerate(values):
+        running += w
+        if running > point:
+            return i
+    return len(values) - 1
 
 
 def draw(policy: Policy, rng: np.random.Generator) -> Action:
