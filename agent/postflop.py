@@ -156,7 +156,7 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
         # an opponent calls with the top of its range and re-raises with the top of that,
         # as far as its bets are trusted
         def against_top(keep: np.ndarray) -> np.ndarray:
-            hs = hs_against_tops(obs.board, weights, values.order, strength, keep, now)
+            hs = hs_against_tops(obs.board, values.order, strength, keep, now)
             return ehs_formulas(hs, strength.ppot, strength.npot)[0]
         p_called = against_top(np.array([1.0 - v.bet.fold for v in views]))
         p_reraised = against_top(np.array([v.bet.raise_ for v in views]))

@@ -58,6 +58,7 @@ class RangeStrength:
     ehs: np.ndarray
     ehs_optimistic: np.ndarray
     sums: np.ndarray  # (opponents, 3, n): weights we are ahead of, tied with, behind now
+    weights: np.ndarray  # (opponents, 1326): the ranges, 0 where a holding meets the board
 
 
 def _weights(weights: np.ndarray | Sequence[np.ndarray]) -> np.ndarray:
@@ -95,7 +96,7 @@ def range_strength(board: Sequence[int], weights: np.ndarray | Sequence[np.ndarr
     parts = np.empty((3, n))
     _strengths(sums, ppot, npot, hs, parts)
     hs_n, ehs, ehs_optimistic = parts
-    return RangeStrength(asked, hs, hs_n, ppot, npot, ehs, ehs_optimistic, sums)
+    return RangeStrength(asked, hs, hs_n, ppot, npot, ehs, ehs_optimistic, sums, w)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -158,16 +159,14 @@ def _field_potentials(sums: np.ndarray, every: np.ndarray, m: int, out: np.ndarr
         out[1, i] = (f2 + f3 + f0 + f1 - m * (2 * behind + tied)) / 2 / den if den > 0 else 0.0
 
 
-def hs_against_tops(board: Sequence[int], weights: np.ndarray, by_value: np.ndarray,
-                    strength: RangeStrength, keep: np.ndarray, trust: Sequence[float]
-                    ) -> np.ndarray:
+def hs_against_tops(board: Sequence[int], by_value: np.ndarray, strength: RangeStrength,
+                    keep: np.ndarray, trust: Sequence[float]) -> np.ndarray:
     """HS_n of each holding against only the strongest ``keep[j, i]`` share of each range
-    (the hands that call or re-raise a bet), the trusted part of it from the top of the
-    range in value order (``by_value``) and the rest evenly: ``trust * top +
-    (1 - trust) * keep * weights``. Shape (n,)."""
-    table = board_table(board)
-    ranks = table.ranks
-    w = np.where(table.live, _weights(weights), 0.0)
+    that ``strength`` was measured against (the hands that call or re-raise a bet), the
+    trusted part of it from the top of the range in value order (``by_value``) and the rest
+    evenly: ``trust * top + (1 - trust) * keep * weights``. Shape (n,)."""
+    ranks = board_table(board).ranks
+    w = strength.weights
     asked = strength.holdings
     hs = np.ones(asked.shape[0])
     for j in range(w.shape[0]):
