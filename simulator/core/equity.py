@@ -198,7 +198,7 @@ def _every(fin: np.ndarray, orders: np.ndarray, w: np.ndarray, hold_a: np.ndarra
 
 @numba.njit(cache=True, nogil=True)
 def free_masses_into(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
-                 hold_a: np.ndarray, hold_b: np.ndarray, out: np.ndarray) -> None:
+                     hold_a: np.ndarray, hold_b: np.ndarray, out: np.ndarray) -> None:
     """``out[i, j]``: the free mass of range ``w[j]`` (its sum ``totals[j]``) for
     ``holdings[i]`` (see :func:`free_masses`), with the float operations of the numpy form it
     replaced: each card's mass added up in holding order as ``np.bincount`` does, by the low
