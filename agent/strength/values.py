@@ -274,9 +274,10 @@ def _ppot_numerators(fin: np.ndarray, rows: np.ndarray, times: np.ndarray, order
                     p = group[i]
                     c = info[p, _CARDS]
                     twice[p] += m * (_passed_before(bits, below, info[p, _SPAN] >> 16)
-                                 - _popcount(passed[_field(c, _A)] & _below(_field(c, _LE)))
-                                 - _popcount(passed[_field(c, _B)]
-                                             & _below(_field(c, _LE + 6))))
+                                     - _popcount(passed[_field(c, _A)]
+                                                 & _below(_field(c, _LE)))
+                                     - _popcount(passed[_field(c, _B)]
+                                                 & _below(_field(c, _LE + 6))))
                 low = words
                 for i in range(g):
                     p = group[i]
@@ -296,9 +297,10 @@ def _ppot_numerators(fin: np.ndarray, rows: np.ndarray, times: np.ndarray, order
                     p = group[i]
                     c = info[p, _CARDS]
                     twice[p] += m * (_passed_before(bits, below, info[p, _SPAN] & 0xFFFF)
-                                 - _popcount(passed[_field(c, _A)] & _below(_field(c, _LT)))
-                                 - _popcount(passed[_field(c, _B)]
-                                             & _below(_field(c, _LT + 6))))
+                                     - _popcount(passed[_field(c, _A)]
+                                                 & _below(_field(c, _LT)))
+                                     - _popcount(passed[_field(c, _B)]
+                                                 & _below(_field(c, _LT + 6))))
             present[w] = 0
     for p in range(n):
         out[order[p]] += twice[p]
