@@ -88,11 +88,10 @@ def probabilities(candidates: Sequence[Candidate], values: np.ndarray, scale: fl
                           continuing).T
     total = w.sum(axis=1)
     ok = (total > 0) & np.isfinite(total)
-    if ok.all():  # a decision's usual case: no masks to apply
-        return w / total[:, None]
-    out = np.zeros_like(w)
-    out[ok] = w[ok] / total[ok, None]
-    out[~ok, _fallback(candidates)] = 1.0
+    out = w / np.where(ok, total, 1.0)[:, None]
+    if not ok.all():
+        out[~ok] = 0.0
+        out[~ok, _fallback(candidates)] = 1.0
     return out
 
 
