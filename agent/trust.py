@@ -85,8 +85,8 @@ def on_bet_line(hand: HandModel, seat: int) -> bool:
 
     >>> from simulator import GameConfig, HandStarted
     >>> game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
-    >>> hand = HandModel.start(game, HandStarted(0, 0, ("a", "b"), (100, 100), (True, True)),
-    ...                        0, ())
+    >>> hand = HandModel.start(game, HandStarted(0, 0, ("a", "b"), (100, 100), (True, True),
+    ...                        game), 0, ())
     >>> on_bet_line(hand, 1)  # "b" has not acted yet
     False
     """

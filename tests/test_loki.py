@@ -340,7 +340,7 @@ def test_its_weight_arrays_concentrate_after_an_opponent_raises() -> None:
     bot = LokiBot(seed=1)
     bot.start(BotContext(1, ("p0", "p1"), game))
     bot.observe(HandStarted(0, button=1, names=("p0", "p1"), stacks=(200, 200),
-                            dealt_in=(True, True)))
+                            dealt_in=(True, True), game=game))
     bot.observe(HoleCardsDealt(1, tuple(parse_cards("7c2d"))))
     before = np.array(bot.modeller.weights(0))
     bot.observe(ActionTaken(ActionRecord(1, Street.PREFLOP, ActionKind.CALL, 2, 1)))

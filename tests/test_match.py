@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 
 import pytest
@@ -146,6 +147,29 @@ def test_a_hung_bot_folds_under_fold_policy_and_the_match_goes_on() -> None:
     assert len(results) == 3
     assert all(f.seat == 0 and "no answer" in f.message for r in results for f in r.faults)
     assert sum(len(r.faults) for r in results) >= 3
+
+
+def test_a_hung_bot_is_interrupted_in_a_worker_thread_too() -> None:
+    """A web server steps hands from worker threads, where no signal arrives: the deadline
+    holds there as well, and the interrupt never escapes the call it was meant for."""
+    outcome: list[object] = []
+
+    def play() -> None:
+        try:
+            outcome.append(list(play_match(NL, [Spinner(), CallBot()], 3, seed=1,
+                                           bot_timeout=0.05, on_bot_error="fold")))
+        except BaseException as exc:  # noqa: BLE001 - the test reports what escaped
+            outcome.append(exc)
+
+    start = time.perf_counter()
+    worker = threading.Thread(target=play)
+    worker.start()
+    worker.join(20)
+    assert not worker.is_alive() and time.perf_counter() - start < 20
+    [results] = outcome
+    assert isinstance(results, list) and len(results) == 3
+    assert all(f.seat == 0 and "no answer" in f.message for r in results for f in r.faults)
+    time.sleep(0.1)  # a stray interrupt would have surfaced by now, in this thread or that
 
 
 def test_observers_receive_every_public_event() -> None:

@@ -293,13 +293,14 @@ def test_questions_outside_a_hand_or_about_non_opponents_are_refused() -> None:
         OpponentModeller(mode="learn")  # type: ignore[arg-type]
     m = OpponentModeller(preflop_values=preflop_values())
     with pytest.raises(ModellerError, match="start"):
-        m.observe(HandStarted(0, 1, ("a", "b"), (200, 200), (True, True)))
+        m.observe(HandStarted(0, 1, ("a", "b"), (200, 200), (True, True), LIMIT))
     with pytest.raises(ModellerError, match=r"start\(context\) first"):
         m.frequencies(1, 1, 0)  # e.g. a loaded model: counts by name, no seats yet
     m.start(BotContext(seat=0, names=("a", "b", "c"), game=LIMIT))
     with pytest.raises(ModellerError, match="no hand"):
         m.weights(1)
-    m.observe(HandStarted(0, 2, ("a", "b", "c"), (200, 0, 200), (True, False, True)))
+    m.observe(HandStarted(0, 2, ("a", "b", "c"), (200, 0, 200), (True, False, True),
+                          LIMIT))
     for seat in (0, 1, 7):
         with pytest.raises(ModellerError, match="not an opponent"):
             m.weights(seat)
@@ -380,7 +381,7 @@ def test_a_hypothetical_action_changes_nothing_real() -> None:
     m = OpponentModeller(mode="full", preflop_values=preflop_values())
     m.start(BotContext(seat=0, names=("me", "v"), game=LIMIT))
     m.observe(HandStarted(0, button=0, names=("me", "v"), stacks=(200, 200),
-                          dealt_in=(True, True)))
+                          dealt_in=(True, True), game=LIMIT))
     calls = [ActionRecord(0, Street.PREFLOP, ActionKind.CALL, None, 1),
              ActionRecord(1, Street.PREFLOP, ActionKind.CALL, None, 0)]
     for r in calls:
@@ -434,7 +435,7 @@ def test_all_called_reads_what_stepping_through_the_calls_gives(mode: Mode) -> N
     m = OpponentModeller(mode=mode, preflop_values=preflop_values())
     m.start(BotContext(seat=0, names=names, game=LIMIT))
     m.observe(HandStarted(0, button=3, names=names, stacks=(200,) * 4,
-                          dealt_in=(True,) * 4))
+                          dealt_in=(True,) * 4, game=LIMIT))
     # seat 3 has the button: seat 2 raises, seat 3 calls, and we (the small blind) raise
     real = [ActionRecord(2, Street.PREFLOP, ActionKind.RAISE, 4, 4),
             ActionRecord(3, Street.PREFLOP, ActionKind.CALL, None, 4)]

@@ -93,7 +93,7 @@ def started(mode: str = "full", reweighting: str = "threshold") -> OpponentModel
     m = OpponentModeller(ModellerParams(reweighting=reweighting), mode, preflop_values())
     m.start(BotContext(seat=0, names=("me", "villain"), game=LIMIT))
     m.observe(HandStarted(0, button=1, names=("me", "villain"), stacks=(200, 200),
-                          dealt_in=(True, True)))
+                          dealt_in=(True, True), game=LIMIT))
     m.observe(HoleCardsDealt(0, tuple(parse_cards("7h2d"))))
     return m
 

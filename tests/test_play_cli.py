@@ -6,7 +6,7 @@ import re
 import pytest
 
 from agent.play_cli import TerminalPlayer, main
-from simulator import HandEnded, HandStarted, HoldemError
+from simulator import GameConfig, HandEnded, HandStarted, HoldemError
 from simulator.cli import main as holdem
 
 
@@ -70,7 +70,7 @@ def test_the_showdown_names_each_hand_and_the_winner() -> None:
 def test_a_split_pot_names_both_players() -> None:
     out = io.StringIO()
     person = TerminalPlayer(lambda: None, out)
-    person.observe(HandStarted(0, 1, ("me", "bob"), (200, 200), (True, True)))
+    person.observe(HandStarted(0, 1, ("me", "bob"), (200, 200), (True, True), GameConfig()))
     person.ranks = {0: 1600, 1: 1600}  # the same straight
     person.observe(HandEnded(0, (0, 0), (200, 200)))
     assert "  split pot: you and bob with Straight\n" in out.getvalue()

@@ -13,7 +13,8 @@ learned model for real events only.
 >>> from simulator import ActionKind, ActionRecord, GameConfig, HandStarted, Street
 >>> game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
 >>> h = HandModel.start(game, HandStarted(0, button=1, names=("me", "villain"),
-...                     stacks=(200, 200), dealt_in=(True, True)), us=0, edges=())
+...                     stacks=(200, 200), dealt_in=(True, True), game=game),
+...                     us=0, edges=())
 >>> h2, seen = h.after_action(ActionRecord(1, Street.PREFLOP, ActionKind.RAISE, 4, 3),
 ...                           edges=(), reweight=None)
 >>> seen.context, h2.betting.current.bets_to_call(0), h.betting.current.bets_to_call(0)

@@ -27,7 +27,7 @@ re-weights, without chain stores; ``"full"`` does everything.
 >>> m = OpponentModeller(mode="full")  # IR7 pre-flop
 >>> m.start(BotContext(seat=0, names=("me", "villain"), game=game))
 >>> m.observe(HandStarted(0, button=1, names=("me", "villain"), stacks=(200, 200),
-...                       dealt_in=(True, True)))
+...                       dealt_in=(True, True), game=game))
 >>> int((m.weights(1) == 0).sum())  # before the flop no holding is ruled out
 0
 >>> m.observe(ActionTaken(ActionRecord(1, Street.PREFLOP, ActionKind.RAISE, 4, 3)))

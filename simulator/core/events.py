@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from simulator.core.actions import ActionRecord
 from simulator.core.frozen import FrozenMap, quick_init
+from simulator.core.game import GameConfig
 from simulator.core.streets import Street
 
 
@@ -22,6 +23,7 @@ class HandStarted:
     names: tuple[str, ...]
     stacks: tuple[int, ...]  # before blinds and antes; 0 for a seat sitting out
     dealt_in: tuple[bool, ...]
+    game: GameConfig  # this hand's game: its blinds, antes and betting may differ by hand
 
 
 @quick_init

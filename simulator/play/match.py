@@ -30,21 +30,14 @@ from typing import Any, Literal, Protocol
 
 from simulator.core.actions import Action, ActionKind, ActionRecord, IllegalActionError
 from simulator.core.deal import Deal, deal_cards
-from simulator.core.events import (
-    ActionTaken,
-    BoardDealt,
-    Event,
-    HandEnded,
-    HandStarted,
-    HoleCardsDealt,
-    Showdown,
-)
-from simulator.core.frozen import FrozenMap
+from simulator.core.events import Event
 from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.records import BotFault, HandHistory, HandResult
 from simulator.core.state import HandState
 from simulator.core.streets import Street
+from simulator.play.deadline import Overtime, deadline
+from simulator.play.driver import HandDriver
 from simulator.play.protocol import (
     BaseBot,
     Bot,
@@ -81,37 +74,6 @@ def _observers(bots: Sequence[Bot]) -> list[int]:
         if observe is not None and observe is not BaseBot.observe:
             out.append(seat)
     return out
-
-
-class _Overtime(BaseException):
-    """Raised inside a bot that runs past its deadline; a BaseException, so that a bot's own
-    ``except Exception`` cannot swallow it."""
-
-
-def _raise_overtime(signum: int, frame: object) -> None:
-    raise _Overtime
-
-
-@contextmanager
-def _deadline(seconds: float | None) -> Iterator[None]:
-    """Interrupt the block after ``seconds`` with a real-time timer, where Unix allows it.
-
-    Signals reach only the main thread, which is where matches run (inline, in pool workers
-    and in Ray tasks); elsewhere the overrun is still caught, once the bot returns. A bot that
-    swallows the interrupt, or never returns to the interpreter, is ended from outside: the
-    arena runs blocks in worker processes and ends a worker whose bot overstays.
-    """
-    if (seconds is None or seconds <= 0 or not hasattr(signal, "setitimer")
-            or threading.current_thread() is not threading.main_thread()):
-        yield
-        return
-    previous = signal.signal(signal.SIGALRM, _raise_overtime)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 class _InterruptFlag:
@@ -192,11 +154,11 @@ class _Guard:
         start = time.perf_counter() if timeout is not None else 0.0
         try:
             if interrupt:
-                with _deadline(timeout):
+                with deadline(timeout):
                     result = fn(*args)
             else:
                 result = fn(*args)
-        except _Overtime:
+        except Overtime:
             return None, f"{what}: gave no answer within {timeout}s"
         except BaseException as exc:  # SystemExit too: a bot's failure is the bot's fault
             if self.interrupt.seen:  # the user's Ctrl-C (or the caller's SIGTERM) instead
@@ -453,89 +415,66 @@ def play_hand(game: GameConfig, bots: Sequence[Bot], stacks: Sequence[int], butt
               seat_games: Sequence[GameConfig] | None = None,
               guard: _Guard | None = None,
               overseer: Overseer | None = None) -> HandResult:
-    """Play one hand from ``stacks`` (0 = sitting out) and return its result.
+    """Play one hand from ``stacks`` (0 = sitting out) and return its result: a
+    :class:`~simulator.play.driver.HandDriver` stepped with the bots' actions.
 
     ``seat_games`` are the game records each seat's observations carry (default: a copy per
     seat); the engine plays by ``game``, which no bot is handed. ``overseer`` is told of
     every decision (:class:`Overseer`).
     """
-    names = tuple(names)
     observers = _observers(bots) if observers is None else observers
-    seat_games = [game.copy() for _ in bots] if seat_games is None else seat_games
-    guard = _Guard(names, on_bot_error, bot_timeout, None) if guard is None else guard
+    guard = _Guard(tuple(names), on_bot_error, bot_timeout, None) if guard is None else guard
     guard.hand_number = hand_number
-    dealt_in = tuple(s > 0 for s in stacks)
-    holes = tuple(h if d else None for h, d in zip(deal.holes, dealt_in, strict=True))
-    state = HandState(game, stacks, button, holes, deal.board, hand_number=hand_number,
-                      dealt_in=dealt_in)
+    driver = HandDriver(game, stacks, button, deal, hand_number, names, seat_games=seat_games)
     faults: list[BotFault] = []
-    if observers:
-        guard.tell(bots, observers, HandStarted(hand_number, button, names, tuple(stacks),
-                                                dealt_in), faults)
-        for watcher in observers:
-            if dealt_in[watcher]:
-                hole = deal.holes[watcher]  # holes[watcher], as the seat is dealt in
-                guard.tell(bots, (watcher,), HoleCardsDealt(watcher, (hole[0], hole[1])),
-                           faults)
-    streets_told = 0
+    _tell(guard, bots, observers, driver, faults)
     asker = PolicyAsker(guard, bots, faults)
-    while not state.finished:
-        seat = state.actor
+    state = driver.state
+    while not driver.finished:
+        seat = driver.actor
         assert seat is not None  # a hand not over has a player to act
         own = overseer.before(seat, state, asker) if overseer is not None else None
         if own is not None:
-            state.apply(own)  # the caller's action: an illegal one is its error, raised
+            driver.apply(own)  # the caller's action: an illegal one is its error, raised
             applied = True
             asker._drawn = None  # no bot drew this action
         else:
-            obs = state.observation(seat, seat_games[seat])
-            action = (_ask(guard, bots[seat], obs, faults) if overseer is None
-                      else asker.act(seat, obs))
-            applied = False
-            if action is not None:
-                try:
-                    state.apply(action)
-                    applied = True
-                except IllegalActionError as exc:
-                    guard.fault(seat, f"illegal action '{action}'; legal: {exc.legal}", faults)
-            if not applied:
-                state.apply(state.legal_actions().check_or_fold())
+            applied = _play_bot(guard, bots, driver, seat,
+                                asker if overseer is not None else None, faults)
         if overseer is not None:
             overseer.after(seat, state, state.history[-1], not applied, asker)
-        if observers:
-            guard.tell(bots, observers, ActionTaken(state.last_shared_record), faults)
-            streets_told = _tell_board(guard, bots, observers, state, streets_told, faults)
-    if observers:
-        _tell_board(guard, bots, observers, state, streets_told, faults)
-    return _result(guard, bots, observers, state, names, faults)
+        _tell(guard, bots, observers, driver, faults)
+    return driver.result(faults)
 
 
-def _tell_board(guard: _Guard, bots: Sequence[Bot], observers: Sequence[int],
-                state: HandState, told: int, faults: list[BotFault]) -> int:
-    board = state.full_board
-    points = state.chance_points
-    for point in points[told:]:
-        street = point.street
-        guard.tell(bots, observers, BoardDealt(street, board[street.board_slice],
-                                               board[:street.board_size]), faults)
-    return len(points)
+def _play_bot(guard: _Guard, bots: Sequence[Bot], driver: HandDriver, seat: int,
+              asker: PolicyAsker | None, faults: list[BotFault]) -> bool:
+    """Apply the seat's bot's action; True if it was, False if the engine checked or folded
+    for it after a fault (an exception, an overrun, an illegal action)."""
+    obs = driver.observation(seat)
+    action = _ask(guard, bots[seat], obs, faults) if asker is None else asker.act(seat, obs)
+    if action is not None:
+        try:
+            driver.apply(action)
+            return True
+        except IllegalActionError as exc:
+            guard.fault(seat, f"illegal action '{action}'; legal: {exc.legal}", faults)
+    driver.apply(driver.state.legal_actions().check_or_fold())
+    return False
 
 
-def _result(guard: _Guard, bots: Sequence[Bot], observers: Sequence[int], state: HandState,
-            names: tuple[str, ...], faults: list[BotFault]) -> HandResult:
-    stacks = state.finishing_stacks
-    net = tuple(a - b for a, b in zip(stacks, state.starting_stacks, strict=True))
-    shown = state.shown
-    if observers:
-        if shown:
-            guard.tell(bots, observers, Showdown(FrozenMap(shown)), faults)
-        guard.tell(bots, observers, HandEnded(state.hand_number, net, stacks), faults)
-    history = HandHistory(
-        game=state.game, hand_number=state.hand_number, button=state.button, names=names,
-        dealt_in=state.dealt_in, starting_stacks=state.starting_stacks, holes=state.holes,
-        board=state.board_cards, actions=state.history, chance_points=state.chance_points,
-        shown=shown, finishing_stacks=stacks)
-    return HandResult(state.hand_number, state.button, net, stacks, history, tuple(faults))
+def _tell(guard: _Guard, bots: Sequence[Bot], observers: Sequence[int], driver: HandDriver,
+          faults: list[BotFault]) -> None:
+    """Tell the observing seats what the driver has to say: a public event to all, a private
+    one to its seat alone."""
+    told = driver.events()
+    if not observers:
+        return
+    for item in told:
+        if item.to is None:
+            guard.tell(bots, observers, item.event, faults)
+        elif item.to in observers:
+            guard.tell(bots, (item.to,), item.event, faults)
 
 
 def next_button(button: int, stacks: Sequence[int]) -> int:
@@ -573,10 +512,10 @@ def play_match(game: GameConfig, bots: Sequence[Bot], hands: int, seed: int, *,
     ``on_bot_error="stop"`` raises ``BotError`` on a bot's fault; ``"fold"`` records a
     ``BotFault`` on the hand's result (a fault in ``start`` on the first hand's, in ``close``
     on the last's) and, for a failed decision, checks if free, else folds. ``bot_timeout`` is
-    seconds per call; in the main thread on Unix a decision still running at the deadline is
-    interrupted. ``monitor`` is told of every bot call (the arena's watchdog); ``overseer``
-    of every decision (:class:`Overseer`). It never calls ``bot.reset()``: the caller decides
-    when memory is cleared.
+    seconds per call; a decision still running at the deadline is interrupted, in any thread
+    (:mod:`simulator.play.deadline`). ``monitor`` is told of every bot call (the arena's
+    watchdog); ``overseer`` of every decision (:class:`Overseer`). It never calls
+    ``bot.reset()``: the caller decides when memory is cleared.
     """
     n = len(bots)
     if n < 2:

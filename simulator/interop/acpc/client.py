@@ -163,7 +163,7 @@ class AcpcClient:
                                 f"state")
         stacks = (self.game.stack,) * self.players
         self._tell(HandStarted(ms.hand_number, button, self._names, stacks,
-                               (True,) * self.players))
+                               (True,) * self.players, self._seat_game))
         self._tell(HoleCardsDealt(seat, own))
 
     def _start(self, seat: int) -> None:
