@@ -1,8 +1,7 @@
 """Folders are layers: a module imports only its own layer and those below.
 
 The table of layers, lowest first, is in ``simulator/README.md``. Every import counts, lazy
-ones inside functions included. The former module paths kept for old code
-(``simulator/cards.py`` and the like) are re-exports: no layered module may import them.
+ones inside functions included.
 
 A sub-folder is a layer by its package name (``simulator.core`` covers every module under
 ``simulator/core/``); the modules that sit directly in ``simulator/`` and ``agent/`` are listed
@@ -38,9 +37,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("agent.rivals",),
 )
 PACKAGES = {"simulator", "agent"}
-COMPAT = {f"simulator.{m}" for m in ("cards", "evaluator", "actions", "state", "observation",
-                                      "bot", "bots", "match", "tournament", "config")}
-COMPAT.add("agent.hand_evaluator")
 
 
 def layer_of(module: str) -> int | None:
@@ -84,16 +80,12 @@ def imports_of(path: Path, module: str) -> list[tuple[int, str]]:
 
 def violations(path: Path) -> list[str]:
     module = module_name(path)
-    if module in COMPAT:
-        return []
     mine = layer_of(module)
     problems = []
     for line, target in imports_of(path, module):
         theirs = layer_of(target)
         where = f"{path.relative_to(ROOT)}:{line}"
-        if target in COMPAT:
-            problems.append(f"{where}: imports the re-export {target}; import its real module")
-        elif theirs is None:
+        if theirs is None:
             continue
         elif module.startswith("simulator") and target.startswith("agent"):
             problems.append(f"{where}: the simulator imports the agent ({target})")
@@ -113,9 +105,9 @@ def test_no_module_imports_from_a_layer_above() -> None:
 
 
 def unlayered(paths: list[Path]) -> list[str]:
-    """The modules among ``paths`` that no layer names (re-exports apart)."""
+    """The modules among ``paths`` that no layer names."""
     names = (module_name(p) for p in paths)
-    return [m for m in names if m not in COMPAT and layer_of(m) is None]
+    return [m for m in names if layer_of(m) is None]
 
 
 def test_every_module_has_a_layer() -> None:
@@ -140,7 +132,6 @@ def test_a_module_outside_every_layer_is_found(tmp_path: Path, monkeypatch: pyte
 @pytest.mark.parametrize(("source", "expected"), [
     ("from simulator.arena.results import RunStore\n", "imports simulator.arena.results"),
     ("def f():\n    import simulator.interop.phh\n", "imports simulator.interop.phh"),
-    ("from simulator.cards import parse_cards\n", "the re-export simulator.cards"),
     ("from agent.strength import ehs\n", "the simulator imports the agent"),
     ("from simulator import Action\n", "imports simulator from the layer above"),
     ("from ..play import match\n", "imports simulator.play"),
