@@ -60,7 +60,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agent.equilibrium import strategy as strategy_file
 from agent.equilibrium.player import EquilibriumPlayer, refusal
 from simulator import BotContext, Observation, Policy
-from simulator.core.actions import ActionKind
+from simulator.core.actions import Action, ActionKind
 from simulator.core.betting import Move
 from simulator.core.errors import HoldemError
 from simulator.core.packaged import packaged_file
@@ -72,7 +72,7 @@ REFERENCE_PATH = packaged_file("agent.equilibrium", "data", "reference.json")
 _MAX_REFERENCE_BYTES = 1 << 20
 
 
-class ReferenceError(HoldemError):
+class ReferenceFileError(HoldemError):
     """A reference file that cannot be read as one."""
 
 
@@ -116,14 +116,14 @@ class Reference:
             with open(path, "rb") as f:
                 raw = f.read(_MAX_REFERENCE_BYTES + 1)
             if len(raw) > _MAX_REFERENCE_BYTES:
-                raise ReferenceError(f"{path}: over {_MAX_REFERENCE_BYTES} bytes")
+                raise ReferenceFileError(f"{path}: over {_MAX_REFERENCE_BYTES} bytes")
             table = json.loads(raw)["counts"]
             counts = {(int(s), bool(b), bool(f), int(n)): [int(x) for x in row]
                       for s, b, f, n, row in table}
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise ReferenceError(f"{path}: not a reference file ({exc})") from None
+            raise ReferenceFileError(f"{path}: not a reference file ({exc})") from None
         if any(len(row) != 3 or min(row) < 0 or sum(row) == 0 for row in counts.values()):
-            raise ReferenceError(f"{path}: a row is not three counts with a positive total")
+            raise ReferenceFileError(f"{path}: a row is not three counts with a positive total")
         return cls.from_counts(counts)
 
 
@@ -263,3 +263,33 @@ class EquilibriumFirst:
 
     def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
         return self.player.policy(observation, holdings)
+
+    def rows(self, observation: Observation, holdings: Sequence[tuple[int, int]]
+             ) -> EquilibriumRows:
+        return EquilibriumRows(self.player.policy(observation, holdings))
+
+
+@dataclass(frozen=True, slots=True)
+class EquilibriumRows:
+    """The equilibrium's rows as a decision's rows (``agent.trace_records.DecisionRows``)."""
+
+    policy: Policy
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return self.policy.actions  # type: ignore[return-value]  # the strategy's: fixed
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        return self.policy.probabilities
+
+    def as_policy(self) -> Policy:
+        return self.policy
+
+    def cap_share(self, index: int) -> float:
+        return 0.0
+
+    def trace_fields(self) -> dict[str, dict[str, float]]:
+        return {"equilibrium": {str(a): float(p) for a, p in
+                                zip(self.policy.actions, self.policy.probabilities[0],
+                                    strict=True)}}

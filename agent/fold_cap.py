@@ -30,6 +30,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent.modeller.hand import HandModel
+from simulator import Observation
 
 
 class FoldCapParams(BaseModel):
@@ -59,11 +60,12 @@ def fold_share(cap: float, to_call: int, pot: int) -> float:
 class FoldCap:
     """What the cap reads at a decision: ``cap_of(hand, seat)``, the cap against the bettor
     in that seat (``hand`` the modeller's picture of the hand, which names the seats), and
-    ``reach()``, how likely our actions so far make each of the 1326 holdings (asked only
-    where the cap applies)."""
+    ``reach(obs, path)``, how likely our actions up to ``obs`` make each of the 1326
+    holdings (``path``: the modeller's pictures along the hand; asked only where the cap
+    applies)."""
 
     cap_of: Callable[[HandModel, int], float]
-    reach: Callable[[], np.ndarray]
+    reach: Callable[[Observation, Sequence[HandModel]], np.ndarray]
 
 
 @dataclass(frozen=True)

@@ -36,25 +36,26 @@ All randomness comes from the bot's own generator.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from agent.deviation import EquilibriumFirst
-from agent.fold_cap import CappedCall, FoldCap
+from agent.fold_cap import CappedCall
 from agent.learners import Learners
 from agent.modeller import OpponentModeller
 from agent.modeller.storage import model_name
 from agent.params import AgentParams, identity, load_agent_params, seat_params
-from agent.postflop import PostflopRows, postflop_rows
+from agent.pipeline import Pipeline, Rows
 from agent.preflop.expert import PreflopExpert
-from agent.preflop_policy import PreflopRows, preflop_reach, preflop_rows, raise_answers
 from agent.selector import draw_index
-from agent.trace_records import decision_record, end_record
+from agent.trace_records import DecisionRows, decision_record, end_record
 from agent.traces import TraceWriter, trace_name
 from agent.warm_up import WarmsUp
 from simulator import (
     Action,
+    ActionTaken,
     BaseBot,
     BotContext,
     Event,
@@ -64,14 +65,20 @@ from simulator import (
     Observation,
     Policy,
     Showdown,
-    Street,
 )
-from simulator.core.cards import HOLDING_INDEX, NUM_HOLDINGS
+from simulator.core.cards import HOLDING_INDEX
 from simulator.play.protocol import holding_indices, own_holding
 
-ALL_HOLDINGS = np.arange(NUM_HOLDINGS)
 
-Rows = PreflopRows | PostflopRows
+@dataclass(frozen=True, slots=True)
+class _Decided:
+    """A decision of ours, kept until the action it chose is seen played: what the agent
+    learns from it (the fold cap's calls) and traces is done then, in ``observe``."""
+
+    observation: Observation
+    rows: DecisionRows
+    index: int
+    action: Action
 
 
 class HeuristicAgent(WarmsUp, BaseBot):
@@ -91,6 +98,8 @@ class HeuristicAgent(WarmsUp, BaseBot):
         self._tracer: TraceWriter | None = None
         self._names: tuple[str, ...] = ()
         self.equilibrium: EquilibriumFirst | None = None  # heads-up limit, equilibrium.play
+        self.pipeline = Pipeline.of(self.params, self.expert, self.modeller, self.learners)
+        self._decided: _Decided | None = None
 
     @classmethod
     def identity(cls, params: dict[str, Any]) -> dict[str, Any]:
@@ -125,27 +134,53 @@ class HeuristicAgent(WarmsUp, BaseBot):
         self._frozen = True
 
     def observe(self, event: Event) -> None:
+        """Every event, our own actions included: all learning happens here, and none while
+        frozen (``freeze``). The learners read the modeller's picture from before a
+        showdown, which is passed to them."""
+        modeller = self.modeller
         if isinstance(event, HandStarted):
             self._names = event.names
+            self._decided = None
             self.learners.forget_hand()
             if self.equilibrium is not None:
                 self.equilibrium.portfolio.start_hand(event.names, event.button)
         # a hand we were not dealt into (busted, stacks not reset) teaches the learners nothing
-        if isinstance(event, Showdown) and self.context is not None and not self._frozen \
-                and self.modeller.dealt:
-            self.learners.showdown(self.modeller.hand(), event.shown, self.modeller.weights)
-        self.modeller.observe(event)
-        if isinstance(event, HandEnded) and self.context is not None and self.modeller.dealt:
-            if not self._frozen:
-                net, big_blind = event.net[self.context.seat], max(self.context.game.blinds)
-                self.learners.hand_ended(net, big_blind)
-                if self.equilibrium is not None:
-                    self.equilibrium.portfolio.end_hand(self.modeller.hand().betting.moves,
-                                                        net / big_blind)
-            if self._tracer is not None:
-                self._tracer.write(end_record(self.context, event.hand_number,
-                                              self.modeller.hand(),
-                                              event.net[self.context.seat]))
+        before = (modeller.hand() if isinstance(event, Showdown) and modeller.dealt
+                  and self.context is not None else None)
+        modeller.observe(event)
+        if isinstance(event, ActionTaken) and self._decided is not None:
+            self._played(event, self._decided)
+        elif before is not None and isinstance(event, Showdown) and not self._frozen:
+            self.learners.showdown(before, event.shown,
+                                   lambda seat: modeller.weights(seat, before))
+        elif isinstance(event, HandEnded) and self.context is not None and modeller.dealt:
+            self._hand_ended(event, self.context)
+
+    def _played(self, event: ActionTaken, decided: _Decided) -> None:
+        """Our decision's action was played (or, after a fault, another one was)."""
+        record, obs = event.record, decided.observation
+        if record.seat != obs.seat:
+            return
+        self._decided = None
+        if self._tracer is not None and self.context is not None:
+            self._tracer.write(decision_record(self.context, obs, decided.rows,
+                                               decided.action))
+        taken = Action(record.kind, record.amount) == decided.action
+        share = decided.rows.cap_share(decided.index)
+        if taken and share > 0 and not self._frozen:
+            self.learners.capped(CappedCall(self._names[obs.live_opponents[0]], share,
+                                            obs.contributions[obs.seat]))
+
+    def _hand_ended(self, event: HandEnded, context: BotContext) -> None:
+        if not self._frozen:
+            net, big_blind = event.net[context.seat], max(context.game.blinds)
+            self.learners.hand_ended(net, big_blind)
+            if self.equilibrium is not None:
+                self.equilibrium.portfolio.end_hand(self.modeller.hand().betting.moves,
+                                                    net / big_blind)
+        if self._tracer is not None:
+            self._tracer.write(end_record(context, event.hand_number, self.modeller.hand(),
+                                          event.net[context.seat]))
 
     def close(self) -> None:
         context = self.context
@@ -161,60 +196,41 @@ class HeuristicAgent(WarmsUp, BaseBot):
     # --- decisions -------------------------------------------------------------------------
 
     def rows(self, obs: Observation, holdings: np.ndarray) -> Rows:
-        """The decision at ``obs`` for each holding (indices): the whole pipeline, read only."""
-        path = self.modeller.path_of(obs)
-        if obs.street is Street.PREFLOP:
-            return preflop_rows(obs, path, self.expert, self.params.defense, holdings,
-                                raise_answers(self.modeller))
-        def reach() -> np.ndarray:
-            return preflop_reach(obs, path, self.expert, self.params.defense, ALL_HOLDINGS,
-                                 raise_answers(self.modeller))
-        learners = self.learners
-        return postflop_rows(obs, path[-1], self.modeller, learners.trust, self.params,
-                             holdings, learners.calibration.win
-                             if self.params.calibration.enabled else None,
-                             FoldCap(learners.fold_cap_of, reach)
-                             if self.params.fold_cap.cap else None)
+        """The pipeline's decision at ``obs`` for each holding (indices), read only."""
+        return self.pipeline.rows(obs, holdings)
 
     def policy(self, observation: Observation,
                holdings: Sequence[tuple[int, int]]) -> Policy:
         """Each holding's chance of each action at ``observation`` (see the module doc)."""
-        mode = self._equilibrium_hand()
-        if mode is not None:
+        mode = self.equilibrium
+        if mode is not None and mode.playing:
             self.modeller.check_hand(observation)  # this hand's mode answers this hand only
             return mode.policy(observation, holdings)
-        rows = self.rows(observation, holding_indices(holdings, observation.board))
-        return Policy(tuple(rows.actions), rows.probabilities)
-
-    def _equilibrium_hand(self) -> EquilibriumFirst | None:
-        """The equilibrium mode when this hand is played in it, else None."""
-        mode = self.equilibrium
-        return mode if mode is not None and mode.playing else None
+        return self.pipeline.rows(observation, holding_indices(holdings, observation.board)
+                                  ).as_policy()
 
     def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
         """The decision for our own holding: its row, and the action drawn from it."""
         rows, action = self._decide(observation)
-        return (rows if isinstance(rows, Policy) else
-                Policy(tuple(rows.actions), rows.probabilities)), action
+        return rows.as_policy(), action
 
     def act(self, observation: Observation) -> Action:
         return self._decide(observation)[1]  # no Policy record on the hot path
 
-    def _decide(self, observation: Observation) -> tuple[Rows | Policy, Action]:
+    def _decide(self, observation: Observation) -> tuple[DecisionRows, Action]:
         """Our own holding's row (the equilibrium's or the pipeline's) and the action drawn
-        from it, traced when asked."""
-        rows: Rows | Policy
-        if self._equilibrium_hand() is not None:
-            rows = self.policy(observation, own_holding(observation))
+        from it; what follows from it waits until it is played (``observe``)."""
+        rows: DecisionRows
+        mode = self.equilibrium
+        if mode is not None and mode.playing:
+            self.modeller.check_hand(observation)
+            rows = mode.rows(observation, own_holding(observation))
         else:
             hole = observation.hole_cards
-            rows = self.rows(observation, np.array([HOLDING_INDEX[hole[0], hole[1]]]))
+            rows = self.pipeline.rows(observation,
+                                      np.array([HOLDING_INDEX[hole[0], hole[1]]]))
         index = draw_index(rows.probabilities[0], self.rng)
         action = rows.actions[index]
         assert isinstance(action, Action)  # our rows list fixed actions, never a raise range
-        if isinstance(rows, PostflopRows) and (share := rows.cap_share(index)) > 0:
-            self.learners.capped(CappedCall(self._names[observation.live_opponents[0]], share,
-                                            observation.contributions[observation.seat]))
-        if self._tracer is not None and self.context is not None:
-            self._tracer.write(decision_record(self.context, observation, rows, action))
+        self._decided = _Decided(observation, rows, index, action)
         return rows, action

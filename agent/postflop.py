@@ -33,8 +33,9 @@ from agent.selector import probabilities
 from agent.strength.ehs import ehs_formulas
 from agent.strength.range_strength import RangeStrength, hs_against_tops, range_strength
 from agent.strength.values import board_values
+from agent.traces import CandidateRecord, StrengthRecord
 from agent.trust import RangeTrust, mixed
-from simulator import Action, GameConfig, Observation, Street
+from simulator import Action, GameConfig, Observation, Policy, Street
 from simulator.core.betting import Betting
 from simulator.core.cards import NUM_HOLDINGS, clashing_holdings
 from simulator.core.frozen import quick_init
@@ -67,6 +68,30 @@ class PostflopRows:
     def actions(self) -> tuple[Action, ...]:
         return tuple(c.action for c in self.candidates)
 
+    def as_policy(self) -> Policy:
+        return Policy(self.actions, self.probabilities)
+
+    def trace_fields(self) -> dict[str, object]:
+        """The first holding's row as its trace record's street-specific fields."""
+        s = self.strength
+        strength = StrengthRecord(hs=[float(x) for x in s.hs[0]], hs_n=float(s.hs_n[0]),
+                                  ppot=float(s.ppot[0]), npot=float(s.npot[0]),
+                                  ehs=float(s.ehs[0]),
+                                  ehs_optimistic=float(s.ehs_optimistic[0]))
+        return {"strength": strength, "continued_aggression": self.continuing,
+                "candidates": self._candidate_records()}
+
+    def _candidate_records(self) -> list[CandidateRecord]:
+        out = []
+        for j, (c, e) in enumerate(zip(self.candidates, self.estimates, strict=True)):
+            p = e.at(0) if np.ndim(e.value) else e
+            out.append(CandidateRecord(
+                action=str(c.action), E=float(self.values[j, 0]), Pw=float(p.p_w),
+                ESw=float(p.es_w), EBw=float(p.eb_w), Pvf=float(p.p_vf), ESvf=float(p.es_vf),
+                EBvf=float(p.eb_vf), Phf=float(p.p_hf), EBhf=float(p.eb_hf), source=e.source,
+                chance=float(self.probabilities[0, j])))
+        return out
+
     def cap_share(self, index: int) -> float:
         """The chance that the fold cap made candidate ``index`` of the first holding's row
         (the fold's chance it moved over the call's): 0 unless it is a call the cap moved."""
@@ -74,6 +99,21 @@ class PostflopRows:
         if moved is None or moved[0] <= 0 or self.candidates[index].kind != "call":
             return 0.0
         return float(moved[0] / self.probabilities[0, index])
+
+
+@dataclass(frozen=True)
+class PostflopParts:
+    """What the post-flop pipeline reads besides the decision, chosen once when the bot starts:
+    the modeller, the range trust, the parameters, and the optional parts, None where their
+    option is off: ``calibrated(key, hs)`` maps a river strength against a single opponent to
+    the win probability its showdowns in the same situation say (:mod:`agent.calibration`);
+    ``fold_cap`` is what the fold cap reads."""
+
+    modeller: OpponentModeller
+    trust: RangeTrust
+    params: AgentParams
+    calibrated: Calibrated | None
+    fold_cap: FoldCap | None
 
 
 def spot_of(obs: Observation, opponents: Sequence[int], betting: Betting) -> Spot:
@@ -129,15 +169,13 @@ def _chain_answers(modeller: OpponentModeller, hand: HandModel, cands: Sequence[
     return out
 
 
-def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
-                  trust: RangeTrust, params: AgentParams,
-                  holdings: np.ndarray, calibrated: Calibrated | None = None,
-                  fold_cap: FoldCap | None = None) -> PostflopRows:
-    """The decision at ``obs`` for each holding (indices), ``hand`` the modeller's picture
-    of the hand at ``obs``, ``trust`` how far each opponent's range is trusted;
-    ``calibrated(key, hs)``, when given, maps a river strength
-    against a single opponent to the win probability its showdowns in the same situation say
-    (:mod:`agent.calibration`); ``fold_cap``, when given, what the fold cap reads."""
+def postflop_rows(obs: Observation, path: Sequence[HandModel], parts: PostflopParts,
+                  holdings: np.ndarray) -> PostflopRows:
+    """The decision at ``obs`` for each holding (indices); ``path`` is the modeller's picture
+    of the hand before each action of ``obs.history`` and now."""
+    hand = path[-1]
+    modeller, trust, params = parts.modeller, parts.trust, parts.params
+    calibrated, fold_cap = parts.calibrated, parts.fold_cap
     ev = params.evaluation
     opponents = obs.live_opponents
     now = [trust.of(hand, s) for s in opponents]
@@ -178,8 +216,8 @@ def postflop_rows(obs: Observation, hand: HandModel, modeller: OpponentModeller,
     cap_moved = None
     if fold_cap is not None and len(opponents) == 1:
         capped_chances = _fold_capped(obs, spot, cands, chances, strength, weights,
-                                      fold_cap.cap_of(hand, opponents[0]), fold_cap.reach,
-                                      params)
+                                      fold_cap.cap_of(hand, opponents[0]),
+                                      lambda: fold_cap.reach(obs, path), params)
         if capped_chances is not chances:
             fold = [c.kind for c in cands].index("fold")
             cap_moved = chances[:, fold] - capped_chances[:, fold]

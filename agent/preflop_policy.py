@@ -43,7 +43,8 @@ from agent.modeller import OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.preflop.expert import PreflopExpert
 from agent.preflop.situation import Situation, situation_of
-from simulator import Action, ActionKind, ActionRecord, Observation, Street
+from agent.traces import PreflopRecord
+from simulator import Action, ActionKind, ActionRecord, Observation, Policy, Street
 from simulator.core.equity import preflop_equity_product
 from simulator.core.frozen import quick_init
 from simulator.core.state import observations_along
@@ -111,6 +112,30 @@ class PreflopRows:
     equity: np.ndarray | None
     actions: tuple[Action, ...]
     probabilities: np.ndarray
+
+    def as_policy(self) -> Policy:
+        return Policy(self.actions, self.probabilities)
+
+    def cap_share(self, index: int) -> float:
+        """The fold cap plays after the flop only."""
+        return 0.0
+
+    def trace_fields(self) -> dict[str, PreflopRecord]:
+        """The first holding's row as its trace record's street-specific fields."""
+        equity = None if self.equity is None else float(self.equity[0])
+        pays = None
+        if equity is not None:
+            calls = [a.kind is ActionKind.CALL for a in self.actions]
+            pays = any(calls) and bool(self.probabilities[0][calls].sum())
+        return {"preflop": PreflopRecord(
+            strategies={s: float(p) for s, p in zip(self.strategies, self.chances[0],
+                                                    strict=True)},
+            ir=float(self.ir[0]), table=self.table,
+            thresholds={k: float(v) for k, v in self.thresholds.items()},
+            expected_players=self.situation.expected_players,
+            position=self.situation.position, defense_equity=equity, defense_pays=pays,
+            chances={str(a): float(p) for a, p in zip(self.actions, self.probabilities[0],
+                                                      strict=True)})}
 
 
 @quick_init
@@ -245,6 +270,33 @@ def preflop_reach(obs: Observation, path: Sequence[HandModel], expert: PreflopEx
     for fits in prior.fits:
         chances = chances * fits
     return np.asarray(chances.sum(axis=1))
+
+
+class PreflopReach:
+    """:func:`preflop_reach` for every holding, remembered for the decision it was last asked
+    at: a policy question and the action at the same decision ask the same thing, and each
+    answer replays the hand's pre-flop for 1,326 holdings. The modeller's ``version`` is part
+    of the question, since the steal's answers read the frequencies it holds now."""
+
+    def __init__(self, expert: PreflopExpert, defense: DefenseParams,
+                 modeller: OpponentModeller, answers: RaiseAnswers | None) -> None:
+        self._expert, self._defense, self._answers = expert, defense, answers
+        self._modeller = modeller
+        self._key: tuple[object, ...] | None = None
+        self._reach = np.zeros(0)
+
+    def __call__(self, obs: Observation, path: Sequence[HandModel]) -> np.ndarray:
+        """How likely our pre-flop actions so far make each of the 1326 holdings (read only)."""
+        key = (obs.hand_number, obs.seat, obs.history, self._modeller.version)
+        if key != self._key:
+            reach = preflop_reach(obs, path, self._expert, self._defense, _ALL_HOLDINGS,
+                                  self._answers)
+            reach.setflags(write=False)
+            self._key, self._reach = key, reach
+        return self._reach
+
+
+_ALL_HOLDINGS = np.arange(1326)
 
 
 def preflop_rows(obs: Observation, path: Sequence[HandModel], expert: PreflopExpert,

@@ -1,55 +1,21 @@
 """The trace records of a decision and of a hand's end, built from what the agent computed.
 
 A decision's record holds the row of the agent's own holding (the first of the holdings its
-pipeline was asked about): see :mod:`agent.traces` for the schema.
+pipeline was asked about): see :mod:`agent.traces` for the schema. Each kind of rows says
+what its row puts in the record (:class:`DecisionRows`).
 """
 
 from __future__ import annotations
 
-from typing import TypedDict
+from collections.abc import Mapping
+from typing import Any, Protocol, TypedDict
 
 import numpy as np
 
 from agent.modeller.hand import HandModel
-from agent.postflop import PostflopRows
-from agent.preflop_policy import PreflopRows
-from agent.traces import (
-    CandidateRecord,
-    DecisionRecord,
-    EndRecord,
-    PreflopRecord,
-    StrengthRecord,
-)
+from agent.traces import DecisionRecord, EndRecord
 from simulator import Action, ActionKind, BotContext, Observation, Policy, Street
 from simulator.core.cards import format_cards
-
-
-def _preflop(rows: PreflopRows, obs: Observation) -> PreflopRecord:
-    equity = None if rows.equity is None else float(rows.equity[0])
-    pays = None
-    if equity is not None:
-        pays = any(a.kind is ActionKind.CALL for a in rows.actions) and bool(
-            rows.probabilities[0][[a.kind is ActionKind.CALL for a in rows.actions]].sum())
-    return PreflopRecord(
-        strategies={s: float(p) for s, p in zip(rows.strategies, rows.chances[0], strict=True)},
-        ir=float(rows.ir[0]), table=rows.table,
-        thresholds={k: float(v) for k, v in rows.thresholds.items()},
-        expected_players=rows.situation.expected_players, position=rows.situation.position,
-        defense_equity=equity, defense_pays=pays,
-        chances={str(a): float(p) for a, p in zip(rows.actions, rows.probabilities[0],
-                                                  strict=True)})
-
-
-def _candidates(rows: PostflopRows) -> list[CandidateRecord]:
-    out = []
-    for j, (c, e) in enumerate(zip(rows.candidates, rows.estimates, strict=True)):
-        p = e.at(0) if np.ndim(e.value) else e
-        out.append(CandidateRecord(
-            action=str(c.action), E=float(rows.values[j, 0]), Pw=float(p.p_w),
-            ESw=float(p.es_w), EBw=float(p.eb_w), Pvf=float(p.p_vf), ESvf=float(p.es_vf),
-            EBvf=float(p.eb_vf), Phf=float(p.p_hf), EBhf=float(p.eb_hf), source=e.source,
-            chance=float(rows.probabilities[0, j])))
-    return out
 
 
 class _Common(TypedDict):
@@ -67,25 +33,39 @@ class _Common(TypedDict):
     chosen: str
 
 
-def decision_record(context: BotContext, obs: Observation,
-                    rows: PreflopRows | PostflopRows | Policy, action: Action) -> DecisionRecord:
-    """The record of a decision from the rows it was drawn from: the pipeline's, or the
-    equilibrium's row (a ``Policy``) while the agent plays the equilibrium."""
-    common: _Common = {"block": context.block, "perm": context.permutation, "hand": obs.hand_number,
-              "seat": obs.seat, "street": obs.street.label,
-              "hole": format_cards(obs.hole_cards), "board": format_cards(obs.board),
-              "pot": obs.pot, "to_call": obs.legal.call_amount, "chosen": str(action)}
-    if isinstance(rows, PreflopRows):
-        return DecisionRecord(**common, preflop=_preflop(rows, obs))
-    if isinstance(rows, Policy):
-        return DecisionRecord(**common, equilibrium={
-            str(a): float(p) for a, p in zip(rows.actions, rows.probabilities[0], strict=True)})
-    s = rows.strength
-    strength = StrengthRecord(hs=[float(x) for x in s.hs[0]], hs_n=float(s.hs_n[0]),
-                              ppot=float(s.ppot[0]), npot=float(s.npot[0]),
-                              ehs=float(s.ehs[0]), ehs_optimistic=float(s.ehs_optimistic[0]))
-    return DecisionRecord(**common, strength=strength,
-                          continued_aggression=rows.continuing, candidates=_candidates(rows))
+class DecisionRows(Protocol):
+    """A decision's rows, whichever part made them (the pre-flop rules, the post-flop
+    pipeline, the equilibrium): the actions, each holding's chance of each (holdings x
+    actions), and what the first holding's row puts in its trace record."""
+
+    @property
+    def actions(self) -> tuple[Action, ...]: ...
+
+    @property
+    def probabilities(self) -> np.ndarray: ...
+
+    def as_policy(self) -> Policy:
+        """The rows as a policy."""
+        ...
+
+    def cap_share(self, index: int) -> float:
+        """The chance that the fold cap made candidate ``index`` of the first row."""
+        ...
+
+    def trace_fields(self) -> Mapping[str, Any]:
+        """The trace record's fields of the first row, apart from the common ones."""
+        ...
+
+
+def decision_record(context: BotContext, obs: Observation, rows: DecisionRows,
+                    action: Action) -> DecisionRecord:
+    """The record of a decision from the rows it was drawn from."""
+    common: _Common = {"block": context.block, "perm": context.permutation,
+                       "hand": obs.hand_number, "seat": obs.seat, "street": obs.street.label,
+                       "hole": format_cards(obs.hole_cards), "board": format_cards(obs.board),
+                       "pot": obs.pot, "to_call": obs.legal.call_amount,
+                       "chosen": str(action)}
+    return DecisionRecord(**common, **rows.trace_fields())
 
 
 def end_record(context: BotContext, hand_number: int, hand: HandModel, net: int) -> EndRecord:

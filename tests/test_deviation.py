@@ -16,7 +16,7 @@ from agent.deviation import (
     Portfolio,
     PortfolioParams,
     Reference,
-    ReferenceError,
+    ReferenceFileError,
     decisions,
     log_evidence,
     losing,
@@ -161,11 +161,11 @@ def test_a_bad_reference_file_is_refused_naming_it(tmp_path: Path) -> None:
                  '{"counts": [[0, true, true, 1, [0, 0, 0]]]}', '{"rows": []}']:
         path = tmp_path / "ref.json"
         path.write_text(text)
-        with pytest.raises(ReferenceError, match="ref.json"):
+        with pytest.raises(ReferenceFileError, match="ref.json"):
             Reference.load(path)
     big = tmp_path / "big.json"
     big.write_text(" " * (2 << 20))
-    with pytest.raises(ReferenceError, match="bytes"):
+    with pytest.raises(ReferenceFileError, match="bytes"):
         Reference.load(big)
 
 

@@ -20,7 +20,8 @@ from policy_support import (
 )
 
 from agent.fold_cap import CappedCall, fold_share, may_fold
-from agent.heuristic import ALL_HOLDINGS, HeuristicAgent
+from agent.heuristic import HeuristicAgent
+from agent.pipeline import Pipeline
 from agent.preflop_policy import preflop_reach, raise_answers
 from agent.rivals.rock import RockBot
 from simulator import ActionKind, GameConfig, HandEnded, Observation, Street
@@ -69,7 +70,7 @@ def _fold_mass(bot: HeuristicAgent, obs: Observation) -> tuple[float, float]:
     holdings = live_holdings(obs)
     policy = bot.policy(obs, holdings)
     path = bot.modeller.path_at(obs.history, obs.board, obs.street)
-    reach = preflop_reach(obs, path, bot.expert, bot.params.defense, ALL_HOLDINGS,
+    reach = preflop_reach(obs, path, bot.expert, bot.params.defense, np.arange(1326),
                           raise_answers(bot.modeller))
     weights = reach[[HOLDING_INDEX[a, b] for a, b in holdings]]
     folds = [i for i, a in enumerate(policy.actions) if a.kind is ActionKind.FOLD]
@@ -120,6 +121,7 @@ def _uncapped(bot: HeuristicAgent) -> HeuristicAgent:
     out = copy.copy(bot)
     out.params = bot.params.model_copy(
         update={"fold_cap": bot.params.fold_cap.model_copy(update={"cap": 0.0})})
+    out.pipeline = Pipeline.of(out.params, out.expert, out.modeller, out.learners)
     return out
 
 
@@ -195,3 +197,52 @@ def test_a_frozen_agent_learns_nothing_from_its_calls() -> None:
     assert not recorded_decisions(frozen(capped_agent), [rival()], LIMIT, 60,
                                   seed=4).bot.learners.call_outcomes.sums
 
+
+
+class _Counting(list):
+    """A capped-calls list that counts every call noted into it, kept or dropped."""
+
+    noted = 0
+
+    def append(self, call: CappedCall) -> None:  # type: ignore[override]
+        type(self).noted += 1
+        super().append(call)
+
+
+@pytest.mark.parametrize("freeze", [False, True], ids=["learning", "frozen"])
+def test_a_frozen_agent_notes_no_capped_call(freeze: bool,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Learning happens in ``observe`` and a frozen agent learns nothing: not even this
+    hand's capped calls are noted (a decision used to note them, frozen or not)."""
+    monkeypatch.setattr(_Counting, "noted", 0)
+
+    def make(seed: int) -> HeuristicAgent:
+        bot = capped_agent(seed)
+        bot.learners.capped_calls = _Counting()
+        real = bot.learners.forget_hand
+
+        def forget() -> None:
+            real()
+            bot.learners.capped_calls = _Counting()
+        bot.learners.forget_hand = forget  # type: ignore[method-assign]
+        if freeze:
+            bot.freeze()
+        return bot
+    recorded_decisions(make, [RandomBot(fold=0.0, call=0.3, raise_=0.7, seed=11)], LIMIT, 60,
+                       seed=4)
+    assert (_Counting.noted == 0) is freeze
+
+
+def test_the_cached_reach_is_the_reach() -> None:
+    """The pre-flop reach the cap reads is cached per decision: it equals the reach computed
+    afresh, and a new event makes it computed again."""
+    for bot, obs in islice(_facing_bets(capped_agent), 3):
+        path = bot.modeller.path_of(obs)
+        part = bot.pipeline.postflop.fold_cap
+        assert part is not None
+        fresh = preflop_reach(obs, path, bot.expert, bot.params.defense, np.arange(1326),
+                              raise_answers(bot.modeller))
+        first = part.reach(obs, path)
+        assert part.reach(obs, path) is first and np.array_equal(first, fresh)
+        bot.modeller.version += 1
+        assert part.reach(obs, path) is not first

@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("agent.modeller",),
     ("agent", "agent.calibration", "agent.defense", "agent.deviation", "agent.ehs_cli",
      "agent.estimates", "agent.evaluation", "agent.explain_cli", "agent.fold_cap",
-     "agent.heuristic", "agent.learners", "agent.opponents", "agent.params",
+     "agent.heuristic", "agent.learners", "agent.opponents", "agent.params", "agent.pipeline",
      "agent.play_cli", "agent.postflop", "agent.preflop_policy", "agent.selector",
      "agent.trace_records", "agent.traces", "agent.trust", "agent.warm_up"),
     ("agent.rivals",),

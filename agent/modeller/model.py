@@ -129,6 +129,7 @@ class OpponentModeller:
         self._changed = False
         self._loaded_game: tuple[GameConfig, int] | None = None
         self.frozen = False  # freeze(): the hand's weights move, the learned model does not
+        self.version = 0  # moves with every event and every change of the learned model
         # each handler takes the events of its key's type (which a dict's type cannot say)
         self._dispatch: dict[type[Event], Callable[[Any], None]] = {
             HandStarted: self._hand_started, ActionTaken: self._action,
@@ -148,6 +149,7 @@ class OpponentModeller:
 
     def reset(self) -> None:
         """Forget everything learned (between independent blocks, duplicate rotations)."""
+        self.version += 1
         self.generic = ChainStore(self.params.max_nodes, self.params.prune_to)
         self.stores = {}
         self.action_counts = {}
@@ -156,6 +158,7 @@ class OpponentModeller:
 
     def observe(self, event: Event) -> None:
         """Every event our bot gets, in order; other seats' private events are ignored."""
+        self.version += 1
         handler = self._dispatch.get(type(event))
         if handler is not None:
             handler(event)
@@ -502,6 +505,7 @@ class OpponentModeller:
                               for name, counts in data.frequencies.items()}
         self._loaded_game = (data.game, data.seats)
         self._changed = False
+        self.version += 1
 
     @classmethod
     def load(cls, path: str | Path, params: ModellerParams | None = None, mode: Mode = "full",
