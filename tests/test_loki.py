@@ -74,8 +74,7 @@ class Puppet(BaseBot):
     def act(self, observation: Observation) -> Action:
         if self.moves:
             return scripted(observation, self.moves.pop(0))
-        action = self.loki.act(observation)
-        decision = self.loki.last_decision if observation.street else None
+        action, decision = self.loki.choose(observation)
         self.seen.append((observation, decision, action))
         return action
 

@@ -393,3 +393,20 @@ def test_same_seed_same_play(name: str) -> None:
     assert run(1) == run(1)
     if name != "mc":  # mc draws nothing: each of its rows is one action for sure
         assert run(1) != run(2)
+
+
+def test_a_policy_question_to_the_exploiter_writes_nothing_it_learns() -> None:
+    """A read never writes: asking ``exploiter`` for its policy leaves what it knows and the
+    game it plays as they were (only its memo of the last ranges read may change)."""
+    game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
+    bot = ExploiterBot(seed=1)
+    holes = [tuple(parse_cards("AhKd")), tuple(parse_cards("7c2s"))]
+    state = HandState(game, [200, 200], 1, holes, parse_cards("Qs9h4d2c8s"))
+    state.raise_to(4)
+    before = {k: v for k, v in vars(bot).items() if k not in ("_read", "_tracked")}
+    policy = bot.policy(state.observation(0), [holes[0]])
+    after = {k: v for k, v in vars(bot).items() if k not in ("_read", "_tracked")}
+    assert policy.probabilities.shape[0] == 1
+    assert after.keys() == before.keys()
+    assert all(after[k] is before[k] for k in before), [k for k in before
+                                                         if after[k] is not before[k]]

@@ -101,7 +101,6 @@ from simulator import (
     BaseBot,
     BotContext,
     Event,
-    HandStarted,
     Observation,
     Policy,
     Street,
@@ -339,7 +338,6 @@ class LokiBot(WarmsUp, BaseBot):
             params = replace(params, tightness=p.tightness)
         self.expert = PreflopExpert(params)
         self.rng = np.random.default_rng(seed)
-        self.last_decision: LokiDecision | None = None
 
     # --- the lifecycle ----------------------------------------------------------------------
 
@@ -353,12 +351,9 @@ class LokiBot(WarmsUp, BaseBot):
 
     def observe(self, event: Event) -> None:
         self.modeller.observe(event)
-        if isinstance(event, HandStarted):
-            self.last_decision = None
 
     def reset(self) -> None:
         self.modeller.reset()
-        self.last_decision = None
 
     # --- decisions --------------------------------------------------------------------------
 
@@ -375,20 +370,28 @@ class LokiBot(WarmsUp, BaseBot):
 
     def step_with_policy(self, observation: Observation) -> tuple[Policy, Action]:
         """The decision for our own holding: its row, and the action drawn from it."""
-        rows, action = self._played(observation)
+        rows, action, _ = self._played(observation)
         return Policy(rows.actions, rows.probabilities), action
 
     def act(self, observation: Observation) -> Action:
         return self._played(observation)[1]
 
-    def _played(self, observation: Observation) -> tuple[PreflopRows | LokiRows, Action]:
-        """Our own holding's rows and the action drawn from them."""
+    def choose(self, observation: Observation) -> tuple[Action, LokiDecision | None]:
+        """The action drawn for our own holding, as ``act`` draws it, and after the flop the
+        decision behind it (which rule, at what strength)."""
+        _, action, decision = self._played(observation)
+        return action, decision
+
+    def _played(self, observation: Observation
+                ) -> tuple[PreflopRows | LokiRows, Action, LokiDecision | None]:
+        """Our own holding's rows, the action drawn from them and, after the flop, the
+        decision record."""
         if observation.street is Street.PREFLOP:
             path = self.modeller.path_of(observation)
             pre = preflop_rows(observation, path, self.expert, NO_DEFENCE, self._own(observation))
-            return pre, pre.actions[draw_index(pre.probabilities[0], self.rng)]
+            return pre, pre.actions[draw_index(pre.probabilities[0], self.rng)], None
         rows, decision = self._decide(observation)
-        return rows, decision.action
+        return rows, decision.action, decision
 
     def decide(self, obs: Observation) -> LokiDecision:
         """The post-flop decision for ``obs`` (draws one number from the generator)."""
@@ -399,9 +402,7 @@ class LokiBot(WarmsUp, BaseBot):
         rows = self.rows(obs, path, self._own(obs))
         chances = np.array([p[0] for _, _, p in rows.rules])
         chosen = int(self.rng.choice(len(chances), p=chances / chances.sum()))
-        decision = rows.decision(0, chosen, _action(obs, rows.rules[chosen][1]))
-        self.last_decision = decision
-        return rows, decision
+        return rows, rows.decision(0, chosen, _action(obs, rows.rules[chosen][1]))
 
     @staticmethod
     def _own(obs: Observation) -> np.ndarray:
