@@ -127,3 +127,25 @@ def test_rank_is_best_five_card_subset_in_any_order(cards: list[int], rnd) -> No
     shuffled = hand.copy()
     rnd.shuffle(shuffled)
     assert int(evaluate(hand)) == int(evaluate(shuffled)) == int(best)
+
+
+def test_the_shipped_tables_are_a_fresh_build_of_the_rules() -> None:
+    """The evaluator loads its tables from the package instead of building them at import:
+    the file must hold exactly what the rules give."""
+    from simulator.core.hand_ranks import TABLES, build_tables, data_path, load_tables
+
+    assert data_path().is_file()
+    for shipped, built, loaded in zip(TABLES, build_tables(), load_tables(), strict=True):
+        assert shipped.dtype == built.dtype and np.array_equal(shipped, built)
+        assert np.array_equal(loaded, built)
+
+
+def test_damaged_tables_are_refused_naming_the_file(tmp_path) -> None:
+    from simulator.core.hand_ranks import HandRanksError, data_path, load_tables
+
+    bad = tmp_path / "hand_ranks.npz"
+    raw = bytearray(data_path().read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    bad.write_bytes(bytes(raw))
+    with pytest.raises(HandRanksError, match="hand_ranks.npz"):
+        load_tables(bad)

@@ -9,7 +9,9 @@ Design: a perfect hash on rank counts plus a flush table, as in phevaluator.
   13 table look-ups, and ``NOFLUSH[base[k] + hash]`` holds its rank.
 
 Both tables are derived here from the hand-ranking rules, in treys' order; treys is only the
-oracle of the tests. Building them takes a fraction of a second, so they are built at import.
+oracle of the tests. Building them takes about half a second of Python loops, which every
+process that plays paid at import, so the built tables ship as ``data/hand_ranks.npz``
+(``python experiments/make_hand_ranks.py`` writes it; a test holds it to a fresh build).
 
 >>> from simulator.core.cards import parse_cards
 >>> int(evaluate(parse_cards("AhKhQhJhTh")))
@@ -25,12 +27,16 @@ oracle of the tests. Building them takes a fraction of a second, so they are bui
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
+from pathlib import Path
 from typing import NamedTuple
 
 import numba
 import numpy as np
 
-from simulator.core.errors import CardError
+from simulator.core.archive import ArchiveError, Declared, read_archive, write_archive
+from simulator.core.errors import CardError, HoldemError
+from simulator.core.packaged import packaged_file
 
 # --- treys' rank order ---------------------------------------------------------------------
 
@@ -175,7 +181,7 @@ class Tables(NamedTuple):
     base: np.ndarray  # (8,) int32, start of the k-card block in noflush
 
 
-def _build_tables() -> Tables:
+def build_tables() -> Tables:
     """Five cards are ranked by the rules; six or seven by the best of the hands one card
     fewer (the best five of seven is the best five of the best six), a vectorised step."""
     ranks = _five_card_ranks()
@@ -200,7 +206,50 @@ def _build_tables() -> Tables:
     return Tables(offs, flush, np.concatenate(blocks), base)
 
 
-TABLES = _build_tables()
+FORMAT = "holdem-hand-ranks"
+VERSION = 1
+_SHAPES = {"offs": ((13, 8, 5), np.int32), "flush": ((1 << 13,), np.int16),
+           "noflush": ((6175 + 18395 + 49205,), np.int16), "base": ((8,), np.int32)}
+
+
+class HandRanksError(HoldemError, RuntimeError):
+    """The shipped hand-rank tables are missing or damaged: reinstall the package, or rebuild
+    them with ``experiments/make_hand_ranks.py``."""
+
+
+def data_path() -> Path:
+    return packaged_file("simulator.core", "data", "hand_ranks.npz")
+
+
+def write_tables(path: str | Path, tables: Tables) -> None:
+    write_archive(path, FORMAT, VERSION, {}, tables._asdict(), compress=True)
+
+
+def _expect(header: dict[str, object], declared: Mapping[str, Declared]) -> None:
+    if set(declared) != set(_SHAPES) or any(
+            declared[name].shape != shape or declared[name].dtype != dtype
+            for name, (shape, dtype) in _SHAPES.items()):
+        raise ArchiveError("not the four hand-rank tables of the expected shapes")
+
+
+def load_tables(path: str | Path | None = None) -> Tables:
+    """The shipped tables (or those at ``path``), checked; ``HandRanksError`` naming the
+    file if they cannot be read."""
+    try:
+        arrays = read_archive(data_path() if path is None else path, FORMAT, (VERSION,),
+                              _expect).arrays
+    except ArchiveError as exc:
+        raise HandRanksError(f"hand-rank tables: {exc}") from None
+    return Tables(**{name: arrays[name] for name in _SHAPES})
+
+
+def _tables() -> Tables:
+    """The shipped tables; built afresh only where the file is absent (as when
+    ``experiments/make_hand_ranks.py`` writes it the first time)."""
+    return load_tables() if data_path().is_file() else build_tables()
+
+
+TABLES = _tables()
 
 # --- the kernels ------------------------------------------------------------------------------
 
