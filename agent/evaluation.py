@@ -52,7 +52,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple
 
 import numba
 import numpy as np
@@ -267,8 +267,8 @@ class EParams:
     def at(self, i: int) -> EParams:
         """The parameters of the ``i``-th holding asked about, as plain numbers."""
         def pick(x: Values) -> float:
-            return float(np.broadcast_to(x, np.shape(self.value))[i]) if np.ndim(x) or \
-                np.ndim(self.value) else float(x)
+            return (float(np.broadcast_to(x, np.shape(self.value))[i])
+                    if np.ndim(x) or np.ndim(self.value) else float(x))
         return EParams(pick(self.p_w), pick(self.es_w), pick(self.eb_w), pick(self.p_vf),
                        pick(self.es_vf), pick(self.eb_vf), pick(self.p_hf), pick(self.eb_hf),
                        pick(self.win), source=self.source)
@@ -408,11 +408,53 @@ class HoldingInputs:
             if len(shape) <= 1:  # the rows take each rate as it is (a decision's case)
                 tendencies[0, j], tendencies[1, j], tendencies[2, j] = o.fold, o.call, o.raise_
             else:
-                tendencies[0, j], tendencies[1, j], tendencies[2, j] = \
-                    flat(o.fold), flat(o.call), flat(o.raise_)
+                tendencies[0, j], tendencies[1, j], tendencies[2, j] = (
+                    flat(o.fold), flat(o.call), flat(o.raise_))
         return cls(shape, flat(p_win), flat(p_called),
                    flat(p_called if p_reraised is None else p_reraised), flat(draw_share),
                    tendencies)
+
+
+class SpotNumbers(NamedTuple):
+    """The spot as the kernel reads it (chips)."""
+
+    pot: float
+    to_call: float
+    our_bet: float
+    stack: float
+    bet_unit: float
+    future_unit: float
+    rounds_left: float
+    top_bet: float
+
+
+class ModelSettings(NamedTuple):
+    """The model's parameters as the kernel reads them."""
+
+    size_fold_exponent: float
+    future_bet_rate: float
+    give_up_rate: float  # hf_given_bet_behind: giving up per round facing a bet, behind
+    call_margin: float
+    behind: float  # the weight of the model in which only the hands behind give up
+
+
+class CandidateNumbers(NamedTuple):
+    """A candidate other than a fold, as the kernel reads it."""
+
+    added: float  # chips it puts in
+    aggressive: bool
+    is_call: bool
+    pot_fraction: float  # its size in pots; below 0 for no size (limit)
+
+
+class HoldingArrays(NamedTuple):
+    """Per holding i, what the kernel reads (each of length n)."""
+
+    p_win: np.ndarray
+    p_called: np.ndarray
+    p_reraised: np.ndarray
+    draw_share: np.ndarray
+    tendencies: np.ndarray  # [fold | call | raise, opponent, holding]
 
 
 @quick_init
@@ -422,11 +464,11 @@ class SpotInputs:
     takes them: the same for every candidate of a decision, so built once per decision."""
 
     spot: Spot
-    numbers: np.ndarray
+    numbers: SpotNumbers
     calls: np.ndarray
     stacks: np.ndarray
     acting: np.ndarray
-    settings: np.ndarray
+    settings: ModelSettings
 
     @classmethod
     def of(cls, spot: Spot, params: EvaluationParams, behind: float = 0.0) -> SpotInputs:
@@ -434,13 +476,15 @@ class SpotInputs:
         acting = spot.yet_to_act or (True,) * spot.opponents
         return cls(
             spot,
-            np.array([spot.pot, spot.to_call, spot.our_bet, spot.stack, spot.bet_unit,
-                      spot.future_unit, spot.rounds_left, spot.top_bet], dtype=np.float64),
+            SpotNumbers(float(spot.pot), float(spot.to_call), float(spot.our_bet),
+                        float(spot.stack), float(spot.bet_unit), float(spot.future_unit),
+                        float(spot.rounds_left), float(spot.top_bet)),
             np.asarray(spot.opponent_calls, dtype=np.float64),
             np.asarray(spot.opponent_stacks, dtype=np.float64),
             np.asarray(acting, dtype=np.bool_),
-            np.array([params.size_fold_exponent, params.future_bet_rate,
-                      params.hf_given_bet_behind, params.call_margin, behind]))
+            ModelSettings(float(params.size_fold_exponent), float(params.future_bet_rate),
+                          float(params.hf_given_bet_behind), float(params.call_margin),
+                          float(behind)))
 
     def params(self, candidate: Candidate, inputs: HoldingInputs) -> EParams:
         """:func:`heuristic_params` of a candidate other than a fold."""
@@ -448,11 +492,14 @@ class SpotInputs:
         out = np.empty((7, inputs.p_win.shape[0]))
         _heuristic_kernel(
             self.numbers, spot.is_limit, spot.is_limit and not spot.reraise_room, self.calls,
-            self.stacks, self.acting, float(candidate.added), candidate.aggressive,
-            candidate.kind == "call",
-            -1.0 if candidate.pot_fraction is None else candidate.pot_fraction,
-            inputs.p_win, inputs.p_called, inputs.p_reraised, inputs.draw_share,
-            inputs.tendencies, self.settings, out)
+            self.stacks, self.acting,
+            CandidateNumbers(float(candidate.added), candidate.aggressive,
+                             candidate.kind == "call",
+                             -1.0 if candidate.pot_fraction is None
+                             else float(candidate.pot_fraction)),
+            HoldingArrays(inputs.p_win, inputs.p_called, inputs.p_reraised, inputs.draw_share,
+                          inputs.tendencies),
+            self.settings, out)
 
         rows: list[Values] = (out[:, 0].tolist() if shape == ()
                               else list(out.reshape(7, *shape)))
@@ -468,22 +515,24 @@ def _soft(x: float, width: float) -> float:
 
 
 @numba.njit(cache=True, nogil=True)
-def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.ndarray,
-                      stacks: np.ndarray, acting: np.ndarray, a: float, aggressive: bool,
-                      is_call: bool, pot_fraction: float, p_win: np.ndarray,
-                      p_called: np.ndarray, p_rr: np.ndarray, draw_share: np.ndarray,
-                      tendencies: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
-    """The model of :func:`heuristic_params` for each holding i, in one pass. ``spot``:
-    pot, to call, our bet, our stack, bet unit, future unit, rounds left, top bet;
-    ``tendencies[0|1|2, j, i]``: opponent j's fold, call, raise rates; ``params``: size
-    fold exponent, future bet rate, give-up rate facing a bet while behind, call margin,
-    the weight of the model in which only hands behind give up (1: only they do, 0: as if
-    at random). ``out`` rows: Pw, ESw, EBw, Pvf, Phf, EBhf, and the showdown win
+def _heuristic_kernel(spot: SpotNumbers, is_limit: bool, capped: bool, calls: np.ndarray,
+                      stacks: np.ndarray, acting: np.ndarray, candidate: CandidateNumbers,
+                      holdings: HoldingArrays, settings: ModelSettings,
+                      out: np.ndarray) -> None:
+    """The model of :func:`heuristic_params` for each holding i, in one pass: opponent j
+    still has ``calls[j]`` to call and ``stacks[j]`` behind, and acts after us this round
+    where ``acting[j]``. ``out`` rows: Pw, ESw, EBw, Pvf, Phf, EBhf, and the showdown win
     probability."""
-    pot, our_bet, stack = spot[0], spot[2], spot[3]
-    bet_unit, future_unit, rounds, top_bet = spot[4], spot[5], spot[6], spot[7]
-    exponent, rate, give_up_rate, margin = params[0], params[1], params[2], params[3]
-    behind = params[4]
+    pot, our_bet, stack = spot.pot, spot.our_bet, spot.stack
+    bet_unit, future_unit, rounds, top_bet = (spot.bet_unit, spot.future_unit,
+                                              spot.rounds_left, spot.top_bet)
+    exponent, rate = settings.size_fold_exponent, settings.future_bet_rate
+    give_up_rate, margin = settings.give_up_rate, settings.call_margin
+    behind = settings.behind
+    a, aggressive, is_call = candidate.added, candidate.aggressive, candidate.is_call
+    pot_fraction = candidate.pot_fraction
+    p_win, p_called, p_rr = holdings.p_win, holdings.p_called, holdings.p_reraised
+    draw_share, tendencies = holdings.draw_share, holdings.tendencies
     k = calls.shape[0]
     n_opp = max(1, k)
     behind_after = stack - a
@@ -496,8 +545,8 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
     for i in range(p_win.shape[0]):
         everyone = 1.0
         for j in range(k):
-            fold = _size_fold(tendencies[0, j, i], pot_fraction, exponent) if aggressive \
-                else 0.0
+            fold = (_size_fold(tendencies[0, j, i], pot_fraction, exponent) if aggressive
+                    else 0.0)
             stays[j] = 1.0 - fold
             everyone *= fold
         if not aggressive:
@@ -533,8 +582,8 @@ def _heuristic_kernel(spot: np.ndarray, is_limit: bool, capped: bool, calls: np.
         called_rr = reraise * call_rr
         base = p_called[i] if aggressive else pw
         rest = 1.0 - reraise
-        win = (rest * base + called_rr * prr) / (rest + called_rr) if rest + called_rr > 0 \
-            else base
+        win = ((rest * base + called_rr * prr) / (rest + called_rr) if rest + called_rr > 0
+               else base)
         give_up = (behind * (1.0 - pw) * (1.0 - (1.0 - give_up_rate * aggression) ** rounds)
                    + (1.0 - behind) * (1.0 - (1.0 - give_up_rate * aggression * (1.0 - pw))
                                        ** rounds))
