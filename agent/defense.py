@@ -47,6 +47,8 @@ from typing import overload
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from simulator.core.sizing import pot_odds
+
 MAX_SAMPLES = 100_000
 
 
@@ -79,7 +81,7 @@ def worth_calling(share: float | np.ndarray, to_call: int, pot: int, params: Def
                   ) -> bool | np.ndarray:
     """Whether ``share`` of the pot (our equity) pays for ``to_call`` into ``pot`` (elementwise
     for an array of shares)."""
-    return params.realization * share >= to_call / (pot + to_call)
+    return params.realization * share >= pot_odds(pot, to_call)
 
 
 @overload

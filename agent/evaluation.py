@@ -61,6 +61,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from simulator import Action, LegalActions, Street
 from simulator.core.frozen import quick_init
 from simulator.core.ratios import ratio
+from simulator.core.sizing import pot_fraction, raise_to_fraction
 
 if TYPE_CHECKING:  # the modeller's records, only named here
     from agent.modeller import ChainAnswer, EndingStats
@@ -180,10 +181,9 @@ class Candidate:
     @classmethod
     def raise_to(cls, spot: Spot, amount: int) -> Candidate:
         kind: CandidateKind = "raise" if spot.to_call or spot.street == 0 else "bet"
-        after_call = spot.pot + spot.to_call
-        increment = amount - spot.top_bet
         return cls(Action.raise_to(amount), kind, amount - spot.our_bet,
-                   None if spot.is_limit else increment / max(after_call, 1))
+                   None if spot.is_limit
+                   else pot_fraction(spot.top_bet, spot.pot, spot.to_call, amount))
 
 
 def candidates(spot: Spot, legal: LegalActions, sizes: Sequence[float]) -> list[Candidate]:
@@ -209,8 +209,8 @@ def candidates(spot: Spot, legal: LegalActions, sizes: Sequence[float]) -> list[
         return [*out, Candidate.raise_to(spot, low)]
     amounts: list[int] = []
     for size in sorted(sizes):
-        raise_by = round(size * (spot.pot + spot.to_call))
-        amount = min(max(spot.top_bet + raise_by, low), high)
+        amount = min(max(raise_to_fraction(spot.top_bet, spot.pot, spot.to_call, size), low),
+                     high)
         if amount not in amounts:
             amounts.append(amount)
     if high not in amounts:

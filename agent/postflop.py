@@ -121,17 +121,16 @@ def spot_of(obs: Observation, opponents: Sequence[int], betting: Betting) -> Spo
     game: GameConfig = obs.game
     street = obs.street
     top = max(obs.bets)
+    left = betting.raises_left
     return Spot(
         pot=obs.pot, to_call=obs.legal.call_amount, our_bet=obs.bets[obs.seat],
         stack=obs.stacks[obs.seat], street=int(street), is_limit=game.is_limit,
-        bet_unit=game.bet_size(street) if game.is_limit else game.big_blind,
-        future_unit=(game.bet_size(min(int(street) + 1, int(Street.RIVER)))
-                     if game.is_limit else game.big_blind),
+        bet_unit=game.bet_unit(street),
+        future_unit=game.bet_unit(min(int(street) + 1, int(Street.RIVER))),
         opponent_calls=tuple(top - obs.bets[s] for s in opponents),
         opponent_stacks=tuple(obs.stacks[s] for s in opponents),
         yet_to_act=tuple(betting.yet_to_act(s) for s in opponents),
-        reraise_room=not game.is_limit or game.cap is None
-        or top // game.bet_size(street) + 1 < game.cap)
+        reraise_room=left is None or left >= 2)  # ours, and one more
 
 
 def _views(obs: Observation, opponents: Sequence[int], hand: HandModel,

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from simulator import Action, ActionKind, ActionRecord, Street
 from simulator.core.betting import Betting
 from simulator.core.frozen import quick_init
+from simulator.core.sizing import pot_fraction
 
 RAISED_BACK = 3
 
@@ -97,7 +98,7 @@ def raise_size(betting: Betting, seat: int, amount: int, all_in: bool,
 
 def _pot_fraction_code(edges: tuple[float, ...], amount: int, top: int, to_call: int,
                        pot: int, all_in: bool) -> int:
-    return size_code(edges, (amount - top) / (pot + to_call), all_in)
+    return size_code(edges, pot_fraction(top, pot, to_call, amount), all_in)
 
 
 def seen(betting: Betting, action: Action | ActionRecord, edges: tuple[float, ...],

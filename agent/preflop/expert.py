@@ -232,7 +232,8 @@ class PreflopExpert:
 
     def _cap(self, obs: Observation) -> int:
         game = obs.game
-        return game.cap if game.is_limit and game.cap is not None else self.params.make4_bets
+        cap = game.bet_cap
+        return cap if cap is not None else self.params.make4_bets
 
     def _call(self, strategy: str, obs: Observation) -> Action:
         if obs.game.is_limit or obs.legal.call_amount == 0:

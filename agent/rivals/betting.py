@@ -27,13 +27,14 @@ import numpy as np
 
 from agent.selector import draw
 from simulator import Action, Observation, Policy
+from simulator.core import sizing
+from simulator.core.sizing import raise_to_fraction
 from simulator.play.protocol import own_holding
 
 
 def pot_odds(obs: Observation) -> float:
     """The share of the pot after our call that the call costs; 0 when checking is free."""
-    call = obs.legal.call_amount
-    return call / (obs.pot + call) if call else 0.0
+    return sizing.pot_odds(obs.pot, obs.legal.call_amount)
 
 
 def pot_raise_to(obs: Observation, fraction: float = 1.0) -> int:
@@ -42,7 +43,7 @@ def pot_raise_to(obs: Observation, fraction: float = 1.0) -> int:
     only comes back); the caller checks that raising is legal."""
     legal = obs.legal
     call = legal.call_amount
-    target = obs.bets[obs.seat] + call + int(round(fraction * (obs.pot + call)))
+    target = raise_to_fraction(obs.bets[obs.seat] + call, obs.pot, call, fraction)
     reach = max((obs.bets[o] + obs.stacks[o] for o in obs.live_opponents), default=target)
     low, high = legal.raise_bounds
     return max(low, min(high, target, reach))

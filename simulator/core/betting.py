@@ -285,6 +285,13 @@ class Betting:
         return self.rounds[-1]
 
     @property
+    def raises_left(self) -> int | None:
+        """How many more bets and raises the round allows (None: no cap), as the engine
+        counts them (:meth:`~simulator.core.game.GameConfig.raises_allowed`)."""
+        allowed = self.game.raises_allowed(self.street)
+        return None if allowed is None else max(0, allowed - self.current.raises)
+
+    @property
     def street(self) -> Street:
         return self.rounds[-1].street  # not through current: asked at every step
 

@@ -1,10 +1,15 @@
 """The parameters of a game of Texas Hold'em, validated on creation.
 
+The betting structure is data (:class:`Structure`): code that must decide by it matches on
+``game.structure`` with every member handled (``assert_never`` in the last case), so a new
+member is found by the type checker at every place that must learn it.
+
 >>> g = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
->>> g.big_bet, g.cap, g.bet_size(3)
-(4, 4, 4)
->>> GameConfig(variant="nolimit", blinds=(1, 2), stack=200).is_limit
-False
+>>> g.big_bet, g.cap, g.bet_size(3), g.bet_unit(3), g.bet_cap, g.raises_allowed(0)
+(4, 4, 4, 4, 4, 3)
+>>> n = GameConfig(variant="nolimit", blinds=(1, 2), stack=200)
+>>> n.structure, n.is_limit, n.bet_unit(3), n.bet_cap, n.raises_allowed(0)
+(<Structure.NO_LIMIT: 'nolimit'>, False, 2, None, None)
 >>> GameConfig(blinds=(5, 10), stack=10)
 Traceback (most recent call last):
 ...
@@ -16,12 +21,20 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from enum import Enum
 from typing import Literal
 
 from simulator.core.errors import GameError
 
 DEFAULT_CAP = 4  # bets a limit round, the big blind counted pre-flop (ACPC maxRaises 3 4 4 4)
 MAX_BLINDS = 3  # small blind, big blind, straddle
+
+
+class Structure(Enum):
+    """How much a bet or raise may be. Pot-limit is to come as a third member."""
+
+    LIMIT = "limit"  # one fixed bet a raise, and a cap on the bets of a round
+    NO_LIMIT = "nolimit"  # any raise from the minimum to all-in
 
 
 @dataclass(frozen=True)
@@ -48,6 +61,8 @@ class GameConfig:
         # record too, so its messages name the key (``game.<field>``) and are written once.
         if self.variant not in ("limit", "nolimit"):
             raise GameError(f"game.variant: expected 'limit' or 'nolimit', got {self.variant!r}")
+        # read at every betting round and decision: looked up once, not a field of the record
+        object.__setattr__(self, "_structure", Structure(self.variant))
         blinds = tuple(int(b) for b in self.blinds)
         object.__setattr__(self, "blinds", blinds)
         if not blinds or any(b < 0 for b in blinds) or blinds[-1] <= 0:
@@ -88,8 +103,30 @@ class GameConfig:
         return copy.copy(self)
 
     @property
+    def structure(self) -> Structure:
+        return self._structure  # type: ignore[attr-defined]
+
+    @property
     def is_limit(self) -> bool:
-        return self.variant == "limit"
+        """Whether every bet is one fixed size (and only then ``bet_size`` is defined)."""
+        return self._structure is Structure.LIMIT  # type: ignore[attr-defined]
+
+    @property
+    def bet_cap(self) -> int | None:
+        """The most bets a round may hold, the big blind counted pre-flop; None: no cap."""
+        return self.cap if self.is_limit else None
+
+    def raises_allowed(self, street: int) -> int | None:
+        """The most bets and raises a round allows (the big blind is not one); None: no cap."""
+        cap = self.bet_cap
+        if cap is None:
+            return None
+        return cap - 1 if street == 0 else cap
+
+    def bet_unit(self, street: int) -> int:
+        """A full bet: the fixed bet of the round in limit, the big blind otherwise (the
+        smallest opening bet, and the smallest raise where no bet is bigger)."""
+        return self.bet_size(street) if self.is_limit else self.big_blind
 
     @property
     def big_blind(self) -> int:

@@ -42,6 +42,7 @@ import copy
 from collections import deque
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 import numpy as np
 
@@ -53,7 +54,7 @@ from simulator.core.actions import (
     LegalActions,
 )
 from simulator.core.frozen import FrozenMap
-from simulator.core.game import GameConfig
+from simulator.core.game import GameConfig, Structure
 from simulator.core.hand_ranks import evaluate
 from simulator.core.observation import Observation
 from simulator.core.positions import table_order
@@ -268,7 +269,7 @@ class HandState:
 
     def _begin_round(self) -> None:
         game = self.game
-        self._full_bet = game.bet_size(self.street) if game.is_limit else game.big_blind
+        self._full_bet = game.bet_unit(self.street)
         # The last full bet or raise: pre-flop the big blind counts (TDA), after it nothing yet.
         self._last_full = self._full_bet if self.street is Street.PREFLOP else 0
         self._raises = 0
@@ -316,13 +317,17 @@ class HandState:
             return None, None
         all_in = self._stacks[seat] + self._bets[seat]
         low = min(all_in, top + max(self._last_full, self._full_bet))
-        return low, (low if self.game.is_limit else all_in)
+        structure = self.game.structure
+        if structure is Structure.LIMIT:
+            return low, low
+        if structure is Structure.NO_LIMIT:
+            return low, all_in
+        assert_never(structure)
 
     def _may_raise(self, seat: int, top: int, call: int) -> bool:
-        if self.game.is_limit and self.game.cap is not None:
-            allowed = self.game.cap - 1 if self.street is Street.PREFLOP else self.game.cap
-            if self._raises >= allowed:
-                return False
+        allowed = self.game.raises_allowed(self.street)
+        if allowed is not None and self._raises >= allowed:
+            return False
         if seat in self._acted:
             # Reopened only by a full raise, or by short all-ins that add up to one.
             if call < self._last_full:
