@@ -61,3 +61,13 @@ def test_bots_lists_parameters_as_a_config_spells_them(capsys: pytest.CaptureFix
     text = capsys.readouterr().out
     assert "raise_=" not in text and "raise=0.3333" in text
     assert not [m for m in MARKUP if m in text], text
+
+
+@pytest.mark.parametrize("name", ["run", "league", "exploit"])
+def test_commands_that_take_a_config_say_it_runs_code(name: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A config names bots whose modules run at import: the help says so, in plain words."""
+    text = " ".join(_parsers(name, monkeypatch)[0].format_help().split())
+    assert "A config names code that runs with your rights" in text
+    assert "'module:Class' bot's module is imported" in text
+    assert "Read a config from elsewhere, and the modules it names, before you run it." in text
