@@ -216,5 +216,6 @@ class HeuristicAgent(WarmsUp, BaseBot):
             self.learners.capped(CappedCall(self._names[observation.live_opponents[0]], share,
                                             observation.contributions[observation.seat]))
         if self._tracer is not None and self.context is not None:
-            self._tracer.write(decision_record(self.context, observation, rows, action))
+            self._tracer.write(decision_record(self.context, observation, rows, action,
+                                               self.params.defense.realization))
         return rows, action

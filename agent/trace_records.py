@@ -24,18 +24,19 @@ from simulator import Action, ActionKind, BotContext, Observation, Policy, Stree
 from simulator.core.cards import format_cards
 
 
-def _preflop(rows: PreflopRows, obs: Observation) -> PreflopRecord:
+def _preflop(rows: PreflopRows, obs: Observation, realization: float) -> PreflopRecord:
     equity = None if rows.equity is None else float(rows.equity[0])
-    pays = None
-    if equity is not None:
-        pays = any(a.kind is ActionKind.CALL for a in rows.actions) and bool(
-            rows.probabilities[0][[a.kind is ActionKind.CALL for a in rows.actions]].sum())
+    pays = price = None
+    if equity is not None:  # the defence's own test (agent.defense.worth_calling)
+        to_call = obs.legal.call_amount
+        price = to_call / (obs.pot + to_call) / realization
+        pays = realization * equity >= to_call / (obs.pot + to_call)
     return PreflopRecord(
         strategies={s: float(p) for s, p in zip(rows.strategies, rows.chances[0], strict=True)},
         ir=float(rows.ir[0]), table=rows.table,
         thresholds={k: float(v) for k, v in rows.thresholds.items()},
         expected_players=rows.situation.expected_players, position=rows.situation.position,
-        defense_equity=equity, defense_pays=pays,
+        defense_equity=equity, defense_pays=pays, defense_price=price,
         chances={str(a): float(p) for a, p in zip(rows.actions, rows.probabilities[0],
                                                   strict=True)})
 
@@ -68,15 +69,17 @@ class _Common(TypedDict):
 
 
 def decision_record(context: BotContext, obs: Observation,
-                    rows: PreflopRows | PostflopRows | Policy, action: Action) -> DecisionRecord:
+                    rows: PreflopRows | PostflopRows | Policy, action: Action,
+                    realization: float = 1.0) -> DecisionRecord:
     """The record of a decision from the rows it was drawn from: the pipeline's, or the
-    equilibrium's row (a ``Policy``) while the agent plays the equilibrium."""
+    equilibrium's row (a ``Policy``) while the agent plays the equilibrium; ``realization``
+    is the pot-odds defence's (the share of its equity a hand is taken to win)."""
     common: _Common = {"block": context.block, "perm": context.permutation, "hand": obs.hand_number,
               "seat": obs.seat, "street": obs.street.label,
               "hole": format_cards(obs.hole_cards), "board": format_cards(obs.board),
               "pot": obs.pot, "to_call": obs.legal.call_amount, "chosen": str(action)}
     if isinstance(rows, PreflopRows):
-        return DecisionRecord(**common, preflop=_preflop(rows, obs))
+        return DecisionRecord(**common, preflop=_preflop(rows, obs, realization))
     if isinstance(rows, Policy):
         return DecisionRecord(**common, equilibrium={
             str(a): float(p) for a, p in zip(rows.actions, rows.probabilities[0], strict=True)})
