@@ -45,7 +45,13 @@ from agent.fold_cap import CappedCall, FoldCap
 from agent.learners import Learners
 from agent.modeller import OpponentModeller
 from agent.modeller.storage import model_name
-from agent.params import AgentParams, identity, load_agent_params, seat_params
+from agent.params import (
+    AgentParams,
+    documented_params,
+    identity,
+    load_agent_params,
+    seat_params,
+)
 from agent.postflop import PostflopRows, postflop_rows
 from agent.preflop.expert import PreflopExpert
 from agent.preflop_policy import PreflopRows, preflop_reach, preflop_rows, raise_answers
@@ -91,6 +97,12 @@ class HeuristicAgent(WarmsUp, BaseBot):
         self._tracer: TraceWriter | None = None
         self._names: tuple[str, ...] = ()
         self.equilibrium: EquilibriumFirst | None = None  # heads-up limit, equilibrium.play
+
+    @classmethod
+    def documented_params(cls) -> dict[str, Any]:
+        """What ``holdem bots`` lists: ``config`` and every dotted parameter with its
+        default (the constructor's signature shows only ``config``)."""
+        return documented_params()
 
     @classmethod
     def identity(cls, params: dict[str, Any]) -> dict[str, Any]:
