@@ -4,18 +4,22 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip -q
+# An editable install: pip -q still shows setuptools' warning, on every one, that a folder in
+# the working directory named like the package may take precedence in imports (here that
+# folder is the package); -qq keeps pip to its errors.
+PIP_EDITABLE := $(PY) -m pip -qq
 
 # The library and the `holdem` command alone: what `make demo` needs (no test tools, no Ray).
 $(VENV)/.base: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	$(PIP) install -e .
+	$(PIP_EDITABLE) install -e .
 	touch $@
 
 # Test tools and Ray, and the wheelhouse from which tests/test_wheel.py installs the built
 # wheel's dependencies offline.
 $(VENV)/.installed: $(VENV)/.base
-	$(PIP) install -e '.[dev,ray]'
+	$(PIP_EDITABLE) install -e '.[dev,ray]'
 	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))\
 		['project']['dependencies'], sep='\n')" > $(VENV)/requirements-base.txt
 	$(PIP) wheel -w $(VENV)/wheelhouse -r $(VENV)/requirements-base.txt

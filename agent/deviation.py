@@ -289,7 +289,7 @@ class EquilibriumRows:
     def cap_share(self, index: int) -> float:
         return 0.0
 
-    def trace_fields(self) -> dict[str, dict[str, float]]:
+    def trace_fields(self, obs: Observation) -> dict[str, dict[str, float]]:
         return {"equilibrium": {str(a): float(p) for a, p in
                                 zip(self.policy.actions, self.policy.probabilities[0],
                                     strict=True)}}

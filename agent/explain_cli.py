@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,7 +50,7 @@ def _decision(record: DecisionRecord) -> list[str]:
         if pre.defense_equity is not None:
             pays = "pays" if pre.defense_pays else "does not pay"
             lines.append(f"    pot-odds defence: equity {pre.defense_equity:.3f} against the "
-                         f"modelled ranges, {pays} for the call")
+                         f"modelled ranges{_price(record)}: {pays} for the call")
         lines.append("    chances: " + ", ".join(f"{a} {p:.2f}" for a, p in pre.chances.items()))
     s = record.strength
     if s is not None:
@@ -66,6 +68,23 @@ def _decision(record: DecisionRecord) -> list[str]:
             f"{a} {p:.2f}" for a, p in record.equilibrium.items()))
     lines.append(f"    -> {record.chosen}")
     return lines
+
+
+def _price(record: DecisionRecord) -> str:
+    """The call's price beside the equity: its pot odds and, where the trace has it, the
+    equity needed once the realization share is taken off."""
+    pot, to_call = record.pot, record.to_call
+    odds = f"; price {to_call / (pot + to_call):.3f} ({to_call} to call into {pot} + {to_call})"
+    price = record.preflop.defense_price if record.preflop else None
+    return odds if price is None else f"{odds}, equity needed {price:.3f}"
+
+
+LEGEND = (
+    "  E = (Pw*ESw - EBw) + Pvf*(ESvf - EBvf) - Phf*EBhf: chips won from this decision on "
+    "(folding now is 0). Pw: P(showdown and we win); ESw: the pot at a showdown; EBw: our "
+    "bets in showdowns, times P(showdown); Pvf: P(every opponent folds); ESvf, EBvf: the pot "
+    "and our bets then; Phf: P(we fold later); EBhf: our bets lost then; chance: how often "
+    "the agent plays it; source: where the parameters came from.")
 
 
 def _end(record: EndRecord) -> list[str]:
@@ -115,6 +134,7 @@ def explain_hand(run_dir: Path, block: int, perm: int, hand: int,
     found = [(name, trace_path(bots / name, block, perm)) for name in seats]
     found = [(name, path) for name, path in found if path.exists()]
     if not found:
+        _refuse_missing_block(Path(run_dir), block, perm, [bots / name for name in seats])
         bot = _seat_bot(Path(run_dir), seat) if seat else None
         if bot is not None and registered().get(bot, bot) != HEURISTIC:
             raise TraceError(f"seat {seat!r} is played by {bot!r}, not the heuristic agent: "
@@ -123,22 +143,62 @@ def explain_hand(run_dir: Path, block: int, perm: int, hand: int,
                          f"{str(bots)!r}: run the agent with trace: true")
     out: list[str] = []
     skipped: list[str] = []
+    shown: list[DecisionRecord | EndRecord] = []
     for name, path in found:
         lines = read_trace_lines(path, hand)
         if lines.skipped:
             skipped.append(_skipped_line(path, lines.skipped))
         records = [record for _, record in lines.records]
+        shown += records
         if not records:
             continue
         out.append(f"hand {hand} (block {block}, permutation {perm}): {name} in seat "
                    f"{records[0].seat}")
         for record in records:
             out += _end(record) if isinstance(record, EndRecord) else _decision(record)
+    if any(isinstance(r, DecisionRecord) and r.candidates for r in shown):
+        out.append(textwrap.fill(LEGEND, 100, subsequent_indent="  "))
     if not out:
         more = f"; {'; '.join(skipped)}" if skipped else ""
         raise TraceError(f"hand {hand} is not in the traces of block {block}, permutation "
                          f"{perm} ({', '.join(str(p) for _, p in found)}){more}")
     return Explanation("\n".join(out), skipped)
+
+
+def _finished_blocks(run_dir: Path) -> list[int] | None:
+    """The run's finished blocks, from its ``blocks.jsonl`` (None without one)."""
+    try:
+        with open(run_dir / "blocks.jsonl", "rb") as f:
+            text = f.read(RUN_FILE_LIMIT).decode("utf-8", "replace")
+    except OSError:
+        return None
+    blocks = set()
+    for line in text.splitlines():
+        try:
+            number = json.loads(line)["block"]
+        except (ValueError, KeyError, TypeError, RecursionError):
+            continue
+        if isinstance(number, int) and not isinstance(number, bool):
+            blocks.add(number)
+    return sorted(blocks)
+
+
+def _refuse_missing_block(run_dir: Path, block: int, perm: int, dirs: list[Path]) -> None:
+    """A block the run does not have, or a permutation no seat traced, said as such: not
+    as a run without traces."""
+    blocks = _finished_blocks(run_dir)
+    if blocks is not None and block not in blocks:
+        have = (f"block{'s 0 to' if len(blocks) > 1 else ''} {len(blocks) - 1}"
+                if blocks == list(range(len(blocks)))
+                else "blocks " + ", ".join(map(str, blocks[:SHOWN_SKIPS]))
+                + (" ..." if len(blocks) > SHOWN_SKIPS else ""))
+        raise TraceError(f"block {block} does not exist: {str(run_dir)!r} holds "
+                         f"{len(blocks)} finished block(s)" + (f", {have}" if blocks else ""))
+    perms = sorted({int(m.group(1)) for d in dirs for path in d.glob(f"trace-b{block}-p*.jsonl")
+                    if (m := re.fullmatch(rf"trace-b{block}-p(\d+)\.jsonl", path.name))})
+    if perms and perm not in perms:
+        raise TraceError(f"permutation {perm} of block {block} does not exist: its traces "
+                         f"are of permutation(s) {', '.join(map(str, perms))}")
 
 
 def _skipped_line(path: Path, skipped: list[tuple[int, str]]) -> str:

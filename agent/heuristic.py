@@ -46,7 +46,13 @@ from agent.fold_cap import CappedCall
 from agent.learners import Learners
 from agent.modeller import OpponentModeller
 from agent.modeller.storage import model_name
-from agent.params import AgentParams, identity, load_agent_params, seat_params
+from agent.params import (
+    AgentParams,
+    documented_params,
+    identity,
+    load_agent_params,
+    seat_params,
+)
 from agent.pipeline import Pipeline, Rows
 from agent.preflop.expert import PreflopExpert
 from agent.selector import draw_index
@@ -100,6 +106,12 @@ class HeuristicAgent(WarmsUp, BaseBot):
         self.equilibrium: EquilibriumFirst | None = None  # heads-up limit, equilibrium.play
         self.pipeline = Pipeline.of(self.params, self.expert, self.modeller, self.learners)
         self._decided: _Decided | None = None
+
+    @classmethod
+    def documented_params(cls) -> dict[str, Any]:
+        """What ``holdem bots`` lists: ``config`` and every dotted parameter with its
+        default (the constructor's signature shows only ``config``)."""
+        return documented_params()
 
     @classmethod
     def identity(cls, params: dict[str, Any]) -> dict[str, Any]:

@@ -171,6 +171,30 @@ def load_agent_params(config: str | Path | None = None,
     return params
 
 
+def documented_params(depth: int = 2) -> dict[str, Any]:
+    """Every parameter a seat's ``params`` may set, by the dotted key that sets it, with its
+    packaged default: sections are opened ``depth`` levels deep (deeper mappings are one
+    entry, set whole or by a longer dotted key).
+
+    >>> listed = documented_params()
+    >>> listed["config"], listed["trace"], listed["selector.temperature"]
+    (None, False, 0.04)
+    >>> sorted(listed["preflop.groups"])
+    ['ir4_from', 'ir7_from']
+    """
+    out: dict[str, Any] = {"config": None}
+
+    def walk(node: dict[str, Any], prefix: str, level: int) -> None:
+        for key, value in node.items():
+            if isinstance(value, dict) and level < depth:
+                walk(value, f"{prefix}{key}.", level + 1)
+            else:
+                out[prefix + key] = value
+
+    walk(load_agent_params().model_dump(mode="json"), "", 1)
+    return out
+
+
 def identity(params: AgentParams) -> dict[str, Any]:
     """The resolved parameters as plain data: part of a run's identity."""
     return params.model_dump(mode="json")

@@ -6,10 +6,12 @@
 You sit in the first seat; each ``--opponent`` (default: one ``heuristic``) takes the next
 one, heads-up or at a table of up to ten. Each decision shows your cards, the board, the pot,
 the stacks and the legal actions; type ``f`` (fold), ``c`` (check or call), ``r AMOUNT``
-(raise to AMOUNT; in limit just ``r``) or ``q`` to stop at once; the prompt offers only the
-keys that are legal. Input that is not a legal action is asked again. At a showdown it shows
-each hand and its class, then who won (or split) the pot, and your running result. Stacks
-reset every hand.
+(raise to AMOUNT; in limit just ``r``; ``b AMOUNT`` the same, the words of a street nothing
+is bet on yet) or ``q`` to stop at once; the prompt offers only the keys that are legal.
+Input that is not a legal action is asked again, saying why an amount is refused. At a
+showdown it names each hand ("two pair, kings and fours"), then who won (or split) the pot
+and how many chips, and your running result. Stacks reset every hand. An opponent that
+cannot play the game (``cfr`` in no-limit) is refused before any card is dealt.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from simulator import (
     ActionTaken,
     BaseBot,
     BoardDealt,
+    Bot,
     Event,
     GameConfig,
     HandEnded,
@@ -40,10 +43,11 @@ from simulator import (
 )
 from simulator.core.actions import LegalActions
 from simulator.core.cards import format_cards
-from simulator.core.hand_ranks import class_name, evaluate
+from simulator.core.hand_names import hand_name
+from simulator.core.hand_ranks import evaluate
 from simulator.core.helptext import summary
 from simulator.play.match import BotError, play_match
-from simulator.play.registry import BotSpecError, build, resolve
+from simulator.play.registry import BotSpecError, build, check_for_game, resolve
 
 
 class Quit(Exception):
@@ -59,6 +63,8 @@ class TerminalPlayer(BaseBot):
         self.names: tuple[str, ...] = ()
         self.board: tuple[int, ...] = ()
         self.ranks: dict[int, int] = {}  # seat -> hand rank of each hand shown
+        self.named: dict[int, str] = {}  # seat -> that hand in words
+        self.bet_made = False  # whether this round has a bet yet (the blinds are one)
         self.quit = False
         self.total = 0
         self.hands = 0
@@ -71,16 +77,19 @@ class TerminalPlayer(BaseBot):
 
     def observe(self, event: Event) -> None:
         if isinstance(event, HandStarted):
-            self.names, self.board, self.ranks = event.names, (), {}
+            self.names, self.board, self.ranks, self.named = event.names, (), {}, {}
+            self.bet_made = True
             verb = "have" if event.button == 0 else "has"
             self._say(f"\n=== hand {event.hand_number + 1}: {self._who(event.button)} {verb} "
                       f"the button ===")
         elif isinstance(event, HoleCardsDealt):
             self._say(f"your cards: {format_cards(event.hole_cards, ' ')}")
         elif isinstance(event, ActionTaken):
-            self._say(_action_line(self._who(event.record.seat), event.record))
+            self._say(_action_line(self._who(event.record.seat), event.record,
+                                   opens=not self.bet_made))
+            self.bet_made |= event.record.kind is ActionKind.RAISE
         elif isinstance(event, BoardDealt):
-            self.board = event.board
+            self.board, self.bet_made = event.board, False
             self._say(f"-- {event.street.label}: {format_cards(event.board, ' ')}")
         elif isinstance(event, Showdown):
             self._showdown(event)
@@ -94,10 +103,10 @@ class TerminalPlayer(BaseBot):
     def _showdown(self, event: Showdown) -> None:
         for seat, cards in event.shown.items():
             verb = "show" if seat == 0 else "shows"
-            rank = int(evaluate(np.array([*cards, *self.board])))
-            self.ranks[seat] = rank
+            self.ranks[seat] = int(evaluate(np.array([*cards, *self.board])))
+            self.named[seat] = hand_name([*cards, *self.board])
             self._say(f"  {self._who(seat)} {verb} {format_cards(cards, ' ')}: "
-                      f"{class_name(rank)}")
+                      f"{self.named[seat]}")
 
     def _winners(self, net: tuple[int, ...]) -> str:
         """Who took the pot: the players who gained chips; at a showdown where nobody did (a
@@ -107,12 +116,18 @@ class TerminalPlayer(BaseBot):
             best = min(self.ranks.values())  # lower ranks are better hands
             seats = [s for s, rank in self.ranks.items() if rank == best]
         names = " and ".join(self._who(s) for s in seats) or "nobody"
-        shown = {class_name(self.ranks[s]) for s in seats if s in self.ranks}
+        shown = {self.named[s] for s in seats if s in self.named}
         hand = f" with {' and '.join(sorted(shown))}" if shown else ""
         if len(seats) > 1:
-            return f"  split pot: {names}{hand}"
+            won = {net[s] for s in seats}
+            amounts = (("each takes back its chips" if won == {0} else
+                        f"{won.pop():+d} chips each") if len(won) == 1
+                       else ", ".join(f"{self._who(s)} {net[s]:+d}" for s in seats))
+            return f"  split pot: {names}{hand} ({amounts})"
+        if not seats:
+            return "  nobody wins"
         verb = "win" if seats == [0] else "wins"
-        return f"  {names} {verb}{hand}"
+        return f"  {names} {verb} {net[seats[0]]} chips{hand}"
 
     def act(self, observation: Observation) -> Action:
         legal = observation.legal
@@ -122,9 +137,10 @@ class TerminalPlayer(BaseBot):
                   + f"; board {format_cards(observation.board, ' ') or '-'}; you hold "
                   f"{format_cards(observation.hole_cards, ' ')}")
         limit = observation.game.is_limit
+        opens = max(observation.bets) == 0  # nothing bet this round: a raise is a bet
         while True:
-            print(f"your move ({legal}) [{_keys(legal, limit)}]: ", end="", file=self.out,
-                  flush=True)
+            print(f"your move ({_legal_words(legal, opens)}) [{_keys(legal, limit, opens)}]: ",
+                  end="", file=self.out, flush=True)
             line = self.read()
             if self.echo or line is None:
                 self._say("" if line is None else line.strip())
@@ -134,23 +150,56 @@ class TerminalPlayer(BaseBot):
             action = parse_move(line, legal.min_raise_to if limit else None)
             if action is not None and legal.allows(action):
                 return action
-            self._say(f"not a legal action: {line.strip()[:40]!r}")
+            why = _why_not(action, legal, opens)
+            self._say(f"not a legal action: {line.strip()[:40]!r}" + (f": {why}" if why else ""))
 
 
-def _action_line(who: str, record: ActionRecord) -> str:
-    """``  you call``, ``  villain raises to 8 (all-in)``: one action in the person's words."""
+def _action_line(who: str, record: ActionRecord, opens: bool = False) -> str:
+    """``  you call``, ``  villain raises to 8 (all-in)``, ``  you bet 2`` (``opens``: the
+    round's first bet): one action in the person's words."""
+    raise_words = f"bet {record.amount}" if opens else f"raise to {record.amount}"
     what = {ActionKind.FOLD: "fold", ActionKind.CALL: "call" if record.added else
-            "check"}.get(record.kind, f"raise to {record.amount}")
+            "check"}.get(record.kind, raise_words)
     if who != "you":  # another player: third person
-        what = what.replace(" to", "s to") if " to" in what else what + "s"
+        verb, _, rest = what.partition(" ")
+        what = f"{verb}s {rest}".rstrip()
     return f"  {who} {what}" + (" (all-in)" if record.all_in else "")
 
 
-def _keys(legal: LegalActions, limit: bool) -> str:
-    """The keys that are legal now: ``f/c/r/q``, ``c/r AMOUNT/q``..."""
+def _legal_words(legal: LegalActions, opens: bool) -> str:
+    """The legal set as the prompt says it: ``check, bet 2`` where nothing is bet yet.
+
+    >>> _legal_words(LegalActions(False, 0, 2, 200), True)
+    'check, bet 2..200'
+    >>> _legal_words(LegalActions(True, 2, 4, 4), False)
+    'fold, call 2, raise to 4'
+    """
+    text = str(legal)
+    return text.replace("raise to ", "bet ") if opens else text
+
+
+def _why_not(action: Action | None, legal: LegalActions, opens: bool) -> str:
+    """Why a typed bet or raise is refused: below the minimum, above the stack, or none
+    allowed now; empty for anything else (a fold when checking is free...)."""
+    if action is None or action.kind is not ActionKind.RAISE or action.amount is None:
+        return ""
+    word = "bet" if opens else "raise to"
+    low, high = legal.min_raise_to, legal.max_raise_to
+    if low is None or high is None:
+        return "no bet or raise is allowed now"
+    if low == high and action.amount != low:
+        return f"the only {word} is {low}"
+    if action.amount < low:
+        return f"below the minimum: {word} at least {low}"
+    return f"above your stack: {word} at most {high} (all-in)"
+
+
+def _keys(legal: LegalActions, limit: bool, opens: bool = False) -> str:
+    """The keys that are legal now: ``f/c/r/q``, ``c/b AMOUNT/q``..."""
     keys = (["f"] if legal.can_fold else []) + ["c"]
     if legal.min_raise_to is not None:
-        keys.append("r" if limit else "r AMOUNT")
+        key = "b" if opens else "r"
+        keys.append(key if limit else f"{key} AMOUNT")
     return "/".join([*keys, "q"])
 
 
@@ -220,10 +269,8 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
     except ValueError as exc:
         raise HoldemError(f"bad game: {exc}") from None
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
-    try:
-        bots = [build(resolve(name), {}, seed + i) for i, name in enumerate(opponents, 1)]
-    except BotSpecError as exc:
-        raise HoldemError(str(exc)) from None
+    bots = [_opponent(name, game, len(opponents) + 1, seed + i)
+            for i, name in enumerate(opponents, 1)]
     person = TerminalPlayer(lambda: stdin.readline() or None, out,
                             echo=not (hasattr(stdin, "isatty") and stdin.isatty()))
     names = [args.name, *(f"{seat_name(n)}{i}" for i, n in enumerate(opponents, 1))]
@@ -240,6 +287,19 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
           f"({person.total / max(person.hands, 1) / game.big_blind:+.2f} big blinds a hand)",
           file=out)
     return 0
+
+
+def _opponent(name: str, game: GameConfig, seats: int, seed: int) -> Bot:
+    """An opponent checked against the game before any card is dealt, as a run config's
+    seats are (a bot that cannot play it is refused here, not from its ``start``)."""
+    try:
+        spec = resolve(name)
+        check_for_game(spec, {}, game, seats)
+        return build(spec, {}, seed)
+    except BotSpecError as exc:
+        raise HoldemError(str(exc)) from None
+    except HoldemError as exc:
+        raise HoldemError(f"--opponent {name}: {exc}") from None
 
 
 def seat_name(bot: str) -> str:

@@ -71,7 +71,7 @@ class PostflopRows:
     def as_policy(self) -> Policy:
         return Policy(self.actions, self.probabilities)
 
-    def trace_fields(self) -> dict[str, object]:
+    def trace_fields(self, obs: Observation) -> dict[str, object]:
         """The first holding's row as its trace record's street-specific fields."""
         s = self.strength
         strength = StrengthRecord(hs=[float(x) for x in s.hs[0]], hs_n=float(s.hs_n[0]),

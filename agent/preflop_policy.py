@@ -47,6 +47,7 @@ from agent.traces import PreflopRecord
 from simulator import Action, ActionKind, ActionRecord, Observation, Policy, Street
 from simulator.core.equity import preflop_equity_product
 from simulator.core.frozen import quick_init
+from simulator.core.sizing import pot_odds
 from simulator.core.state import observations_along
 
 
@@ -112,6 +113,7 @@ class PreflopRows:
     equity: np.ndarray | None
     actions: tuple[Action, ...]
     probabilities: np.ndarray
+    realization: float = 1.0  # the defence's: the share of its equity a hand is taken to win
 
     def as_policy(self) -> Policy:
         return Policy(self.actions, self.probabilities)
@@ -120,13 +122,13 @@ class PreflopRows:
         """The fold cap plays after the flop only."""
         return 0.0
 
-    def trace_fields(self) -> dict[str, PreflopRecord]:
-        """The first holding's row as its trace record's street-specific fields."""
+    def trace_fields(self, obs: Observation) -> dict[str, PreflopRecord]:
+        """The first holding's row at ``obs`` as its trace record's street-specific fields."""
         equity = None if self.equity is None else float(self.equity[0])
-        pays = None
-        if equity is not None:
-            calls = [a.kind is ActionKind.CALL for a in self.actions]
-            pays = any(calls) and bool(self.probabilities[0][calls].sum())
+        pays = price = None
+        if equity is not None:  # the defence's own test (agent.defense.worth_calling)
+            odds = pot_odds(obs.pot, obs.legal.call_amount)
+            price, pays = odds / self.realization, self.realization * equity >= odds
         return {"preflop": PreflopRecord(
             strategies={s: float(p) for s, p in zip(self.strategies, self.chances[0],
                                                     strict=True)},
@@ -134,6 +136,7 @@ class PreflopRows:
             thresholds={k: float(v) for k, v in self.thresholds.items()},
             expected_players=self.situation.expected_players,
             position=self.situation.position, defense_equity=equity, defense_pays=pays,
+            defense_price=price,
             chances={str(a): float(p) for a, p in zip(self.actions, self.probabilities[0],
                                                       strict=True)})}
 
@@ -321,4 +324,4 @@ def preflop_rows(obs: Observation, path: Sequence[HandModel], expert: PreflopExp
     actions = now.actions()
     probabilities = now.rows(chances, actions)
     return PreflopRows(situation, table, thresholds, ir, strategies, chances, now.equity,
-                       actions, probabilities)
+                       actions, probabilities, defense.realization)

@@ -52,8 +52,9 @@ class DecisionRows(Protocol):
         """The chance that the fold cap made candidate ``index`` of the first row."""
         ...
 
-    def trace_fields(self) -> Mapping[str, Any]:
-        """The trace record's fields of the first row, apart from the common ones."""
+    def trace_fields(self, obs: Observation) -> Mapping[str, Any]:
+        """The trace record's fields of the first row at ``obs``, apart from the common
+        ones."""
         ...
 
 
@@ -65,7 +66,7 @@ def decision_record(context: BotContext, obs: Observation, rows: DecisionRows,
                        "hole": format_cards(obs.hole_cards), "board": format_cards(obs.board),
                        "pot": obs.pot, "to_call": obs.legal.call_amount,
                        "chosen": str(action)}
-    return DecisionRecord(**common, **rows.trace_fields())
+    return DecisionRecord(**common, **rows.trace_fields(obs))
 
 
 def end_record(context: BotContext, hand_number: int, hand: HandModel, net: int) -> EndRecord:

@@ -96,7 +96,10 @@ class PreflopRecord(BaseModel):
     expected_players: float
     position: int
     defense_equity: float | None = None
-    defense_pays: bool | None = None
+    defense_pays: bool | None = None  # whether that equity pays for a call at its price
+    # the equity a call needs: its pot odds, to_call / (pot + to_call), over the share of its
+    # equity a hand is taken to realize (absent from traces written before it was recorded)
+    defense_price: float | None = None
     chances: dict[str, float]
 
 

@@ -61,3 +61,30 @@ def test_bots_lists_parameters_as_a_config_spells_them(capsys: pytest.CaptureFix
     text = capsys.readouterr().out
     assert "raise_=" not in text and "raise=0.3333" in text
     assert not [m for m in MARKUP if m in text], text
+
+
+@pytest.mark.parametrize("name", ["run", "league", "exploit"])
+def test_commands_that_take_a_config_say_it_runs_code(name: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A config names bots whose modules run at import: the help says so, in plain words."""
+    text = " ".join(_parsers(name, monkeypatch)[0].format_help().split())
+    assert "A config names code that runs with your rights" in text
+    assert "'module:Class' bot's module is imported" in text
+    assert "Read a config from elsewhere, and the modules it names, before you run it." in text
+
+
+def test_bots_lists_the_agents_documented_parameters(capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    """Not ``config=None`` alone: the agent takes dotted overrides its signature hides."""
+    assert bots_cli.main(["--json"]) == 0
+    entries = {e["name"]: e for e in map(json.loads, capsys.readouterr().out.splitlines())}
+    params = entries["heuristic"]["params"]
+    assert params["config"] is None and params["trace"] is False
+    assert params["selector.temperature"] == pytest.approx(0.04)
+    assert params["defense.realization"] == pytest.approx(0.8)
+    assert "preflop.tightness" in params and "modeller.min_matches" in params
+    assert bots_cli.main([]) == 0
+    text = capsys.readouterr().out
+    block = text.split("\nheuristic ", 1)[1].split("\nloki ", 1)[0]
+    assert "trace=False" in block and "selector.temperature=0.04" in block
+    assert max(len(line) for line in block.splitlines()[1:]) <= 100

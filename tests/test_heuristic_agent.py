@@ -362,6 +362,15 @@ def test_explain_shows_the_pot_odds_defence(tmp_path: Path) -> None:
     assert defended, "the raiser never made the rules fold"
     text = explain(out, block=0, perm=0, hand=defended[0]["hand"], seat="hero")
     assert "pot-odds defence: equity" in text
+    # the price beside the equity, and a verdict that follows from the two
+    first = defended[0]
+    pot, to_call = first["pot"], first["to_call"]
+    needed = to_call / (pot + to_call) / 0.8  # the default realization share
+    assert first["preflop"]["defense_price"] == pytest.approx(needed)
+    assert first["preflop"]["defense_pays"] is (first["preflop"]["defense_equity"] >= needed)
+    pays = "pays" if first["preflop"]["defense_pays"] else "does not pay"
+    assert (f"; price {to_call / (pot + to_call):.3f} ({to_call} to call into {pot} + "
+            f"{to_call}), equity needed {needed:.3f}: {pays} for the call") in text
 
 
 def test_an_edited_parameter_file_is_noticed_on_resume(tmp_path: Path) -> None:

@@ -244,3 +244,20 @@ def test_a_stand_in_without_policy_leaves_lbr_checking_and_calling() -> None:
     results = list(play_match(LIMIT, bots, 20, seed=3, overseer=lbr))
     assert not any(r.seat == 1 and r.kind is ActionKind.RAISE
                    for result in results for r in result.history.actions)
+
+
+@pytest.mark.parametrize(("settings_", "limit", "words"), [
+    (LbrSettings(), False,
+     "checks or calls before the flop, looks ahead from the flop on; bets 1 pot or all-in"),
+    (LbrSettings(Street.RIVER, (0.5, 2.0)), False,
+     "checks or calls before the river, looks ahead from the river on; "
+     "bets 0.5 pot, 2 pot or all-in"),
+    (LbrSettings(Street.PREFLOP), False, "looks ahead on every street; bets 1 pot or all-in"),
+    (LbrSettings(Street.TURN, (0.5,)), True,
+     "checks or calls before the turn, looks ahead from the turn on; bets the limit bet or "
+     "raise")])
+def test_lbr_describes_how_it_plays_this_game(settings_: LbrSettings, limit: bool,
+                                              words: str) -> None:
+    """``summary.json``'s ``lbr.plays``: no street before the pre-flop, and a limit game
+    names no no-limit sizes."""
+    assert settings_.describe(limit) == words

@@ -6,8 +6,21 @@ import re
 import pytest
 
 from agent.play_cli import TerminalPlayer, main
-from simulator import GameConfig, HandEnded, HandStarted, HoldemError
+from simulator import (
+    ActionRecord,
+    ActionTaken,
+    BoardDealt,
+    GameConfig,
+    HandEnded,
+    HandStarted,
+    HoldemError,
+    Showdown,
+    Street,
+)
 from simulator.cli import main as holdem
+from simulator.core.actions import ActionKind
+from simulator.core.cards import parse_cards
+from simulator.core.frozen import FrozenMap
 
 
 def play(moves: str, *args: str) -> str:
@@ -64,7 +77,8 @@ def test_the_showdown_names_each_hand_and_the_winner() -> None:
     text = play("c\n" * 20, "--opponent", "call", "--hands", "3", "--seed", "3")
     shown = re.findall(r"(?:you show|call1 shows) \S\S \S\S: ([A-Za-z ]+)", text)
     assert len(shown) >= 2 and all(shown)
-    assert re.search(r"\n  (you win|call1 wins|split pot: you and call1) with [A-Z]", text)
+    assert re.search(r"\n  (you win \d+ chips|call1 wins \d+ chips|split pot: you and call1)"
+                     r" with [a-z]", text)
 
 
 def test_a_split_pot_names_both_players() -> None:
@@ -72,12 +86,14 @@ def test_a_split_pot_names_both_players() -> None:
     person = TerminalPlayer(lambda: None, out)
     person.observe(HandStarted(0, 1, ("me", "bob"), (200, 200), (True, True), GameConfig()))
     person.ranks = {0: 1600, 1: 1600}  # the same straight
+    person.named = {0: "a straight, six high", 1: "a straight, six high"}
     person.observe(HandEnded(0, (0, 0), (200, 200)))
-    assert "  split pot: you and bob with Straight\n" in out.getvalue()
+    assert ("  split pot: you and bob with a straight, six high (each takes back its chips)\n"
+            in out.getvalue())
     person.ranks = {0: 1600, 1: 3000}
+    person.named = {0: "a straight, six high", 1: "a pair of nines"}
     person.observe(HandEnded(1, (-2, 2), (198, 202)))
-    assert "  bob wins with Straight\n" not in out.getvalue()  # bob's hand was worse
-    assert "  bob wins\n" in out.getvalue() or "  bob wins with" in out.getvalue()
+    assert "  bob wins 2 chips with a pair of nines\n" in out.getvalue()
 
 
 def test_fold_is_offered_only_when_it_is_legal() -> None:
@@ -125,3 +141,58 @@ def test_a_negative_seed_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[st
     assert holdem(["play", "--hands", "0"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("holdem play:") == 1 and "\n" not in err
+
+
+def test_an_opponent_that_cannot_play_the_game_is_refused_before_any_card(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """cfr plays heads-up limit only: refused at once with exit 2, not from its start()
+    after the first hand was dealt (exit 1)."""
+    assert holdem(["play", "--opponent", "cfr", "--variant", "nolimit", "--seed", "1"]) == 2
+    captured = capsys.readouterr()
+    assert "=== hand" not in captured.out and "your cards" not in captured.out
+    err = captured.err.strip()
+    assert err.startswith("holdem play: --opponent cfr: cfr plays heads-up fixed-limit")
+    assert err.endswith("this game is no-limit") and "\n" not in err
+    assert holdem(["play", "--opponent", "cfr", "--opponent", "call", "--seed", "1"]) == 2
+    assert capsys.readouterr().err.strip().endswith("this game is 3 seats")
+
+
+def test_a_showdown_names_each_hand_fully_and_the_chips_won() -> None:
+    out = io.StringIO()
+    person = TerminalPlayer(lambda: None, out)
+    person.observe(HandStarted(0, 1, ("me", "bob"), (200, 200), (True, True), GameConfig()))
+    board = tuple(parse_cards("Kc4d9sKh2c"))
+    person.observe(BoardDealt(Street.RIVER, board[4:], board))
+    jacks, kings = tuple(parse_cards("JhJd")), tuple(parse_cards("4s7h"))
+    person.observe(Showdown(FrozenMap({0: jacks, 1: kings})))
+    person.observe(HandEnded(0, (-12, 12), (188, 212)))
+    text = out.getvalue()
+    assert "  you show Jh Jd: two pair, kings and jacks\n" in text
+    assert "  bob shows 4s 7h: a full house, fours over kings\n" not in text
+    assert "  bob shows 4s 7h: two pair, kings and fours\n" in text
+    assert "  bob wins 12 chips with two pair, kings and fours\n" in text
+
+
+def test_an_unbet_street_offers_a_bet_and_a_bet_is_said_so() -> None:
+    text = play("c\n" * 20, "--opponent", "call", "--hands", "1", "--seed", "3")
+    flop = text[text.index("-- flop"):]
+    assert re.search(r"your move \(check, bet 2\) \[c/b/q\]", flop), flop
+    assert "raise to 2)" not in text
+    out = io.StringIO()
+    person = TerminalPlayer(lambda: None, out)
+    person.observe(HandStarted(0, 1, ("me", "bob"), (200, 200), (True, True), GameConfig()))
+    board = tuple(parse_cards("Kc4d9s"))
+    person.observe(BoardDealt(Street.FLOP, board, board))
+    for seat, amount in ((1, 2), (0, 4)):
+        person.observe(ActionTaken(ActionRecord(seat, Street.FLOP, ActionKind.RAISE, amount,
+                                                amount)))
+    assert "  bob bets 2\n  you raise to 4\n" in out.getvalue()
+
+
+@pytest.mark.parametrize(("typed", "why"), [
+    ("r 3", "below the minimum: raise to at least 4"),
+    ("r 999", "above your stack: raise to at most 200 (all-in)")])
+def test_a_refused_no_limit_amount_says_why(typed: str, why: str) -> None:
+    text = play(f"{typed}\nq\n", "--opponent", "call", "--variant", "nolimit", "--hands", "1",
+                "--seed", "1")
+    assert f"not a legal action: {typed!r}: {why}\n" in text

@@ -122,11 +122,38 @@ CORRUPTIONS = {
         (d / "hands.csv").read_bytes().replace(b"\n", b"\n\xff", 1)), "hands.csv: unreadable"),
     "hands.csv not a number": (_lines_edit(lambda ls: [ls[0], "0,0,x" + ls[1][5:], *ls[2:]],
                                            "hands.csv"), "hands.csv: line 2"),
+    "hands.csv too few fields": (
+        _lines_edit(lambda ls: [ls[0], ls[1].rsplit(",", 1)[0] + "\n", *ls[2:]], "hands.csv"),
+        "hands.csv: line 2: expected 13"),
     "hands.csv row missing": (_lines_edit(lambda ls: [ls[0], *ls[2:]], "hands.csv"),
                               "but blocks.jsonl says"),
     "hands.csv foreign header": (_lines_edit(lambda ls: ["a,b\n", *ls[1:]], "hands.csv"),
                                  "not a results file"),
 }
+
+
+def _field(column: str, text: str) -> Callable[[Path], None]:
+    """Line 2 of hands.csv (block 0's first row) with ``column`` set to ``text``."""
+    def change(lines: list[str]) -> list[str]:
+        header = lines[0].rstrip("\n").split(",")
+        fields = lines[1].rstrip("\n").split(",")
+        fields[header.index(column)] = text
+        return [lines[0], ",".join(fields) + "\n", *lines[2:]]
+    return _lines_edit(change, "hands.csv")
+
+
+# Every numeric column through one reader: integers where a run writes integers, finite
+# numbers in the luck columns (the first three once passed: nothing read the luck columns).
+for _column, _text, _expected in [
+        ("luck:r", "nan", "a finite number"), ("luck:c", "inf", "a finite number"),
+        ("luck:x", "1e999", "a finite number"), ("luck:r", "-Infinity", "a finite number"),
+        ("luck:r", "1_0", "a finite number"), ("luck:c", "", "a finite number"),
+        ("net:r", "nan", "an integer"), ("net:c", "1.5", "an integer"),
+        ("seat:x", " 1", "an integer"), ("perm", "+0", "an integer"),
+        ("hand", "0x1", "an integer"), ("button", "1_0", "an integer")]:
+    CORRUPTIONS[f"hands.csv {_column} {_text!r}"] = (
+        _field(_column, _text),
+        f"hands.csv: line 2: column {_column}: expected {_expected}, got {_text!r}")
 
 
 @pytest.mark.parametrize("case", CORRUPTIONS)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.arena.results import BlockRecord, ResultsError, RunStore, load_hands
+from simulator.arena.results import BlockRecord, ResultsError, RowError, RunStore, load_hands
 from simulator.arena.summary import summarise
 from simulator.core.positions import position_labels, positions_of
 
@@ -87,3 +87,15 @@ def test_resume_drops_the_rows_of_an_interrupted_block(tmp_path: Path) -> None:
     assert load_hands(tmp_path).net[:, 0].tolist() == [1, 3, 2]
     assert [json.loads(x)["block"] for x in (tmp_path / "blocks.jsonl").read_text().split()] \
         == [0, 1]
+
+
+def test_load_hands_refuses_a_luck_that_is_not_a_finite_number(tmp_path: Path) -> None:
+    """The same reader as ``holdem plot``: a nan luck is named by line and column."""
+    with RunStore.create(tmp_path, {"result_config": {}}, ("a", "b"), resume=False,
+                         force=False) as store:
+        store.append(_record(0, [[1, -1], [3, -3]]), num_seats=2)
+    lines = (tmp_path / "hands.csv").read_text().splitlines(keepends=True)
+    lines[2] = lines[2].rsplit(",", 1)[0] + ",nan\n"
+    (tmp_path / "hands.csv").write_text("".join(lines))
+    with pytest.raises(RowError, match=r"line 3: column luck:b: expected a finite number"):
+        load_hands(tmp_path)

@@ -71,10 +71,21 @@ class LbrSettings:
     from_street: Street = Street.FLOP
     pot_fractions: tuple[float, ...] = (1.0,)
 
-    def describe(self) -> str:
-        sizes = ", ".join(f"{f:g} pot" for f in self.pot_fractions)
-        return (f"checks or calls before the {self.from_street.label}; no-limit bets: "
-                f"{sizes}, all-in")
+    def describe(self, limit: bool) -> str:
+        """How LBR plays this game, in words (``summary.json``'s ``lbr.plays``).
+
+        >>> LbrSettings().describe(limit=False)
+        'checks or calls before the flop, looks ahead from the flop on; bets 1 pot or all-in'
+        >>> LbrSettings(Street.PREFLOP, (0.5, 1.0)).describe(limit=True)
+        'looks ahead on every street; bets the limit bet or raise'
+        """
+        label = self.from_street.label
+        when = ("looks ahead on every street" if self.from_street is Street.PREFLOP
+                else f"checks or calls before the {label}, looks ahead from the {label} on")
+        sizes = ("the limit bet or raise" if limit
+                 else " or ".join([", ".join(f"{f:g} pot" for f in self.pot_fractions),
+                                   "all-in"]))
+        return f"{when}; bets {sizes}"
 
 
 def holdings_clashing(cards: Sequence[int]) -> np.ndarray:

@@ -59,7 +59,7 @@ from simulator.arena.two_stage import blocks_needed, staged
 from simulator.arena.validation import ValidationInputError, read_yaml
 from simulator.core.errors import HoldemError, for_command_line
 from simulator.core.files import open_nofollow
-from simulator.core.helptext import summary
+from simulator.core.helptext import TRUST_NOTE, summary
 from simulator.core.seeds import Domain, derive_seed
 
 PAIRS_DIR = "pairs"
@@ -366,7 +366,8 @@ def _second_stage_end(first: list[Cell], config: TournamentConfig, precision: Pr
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="holdem league", description=summary(__doc__))
+    parser = argparse.ArgumentParser(prog="holdem league", description=summary(__doc__),
+                                     epilog=TRUST_NOTE)
     parser.add_argument("config", help="a league config: a run config with 'bots' for 'seats'")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--resume", action="store_true", help="continue every pair's run")

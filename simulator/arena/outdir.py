@@ -18,9 +18,11 @@ planted where the run writes a file of its own.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
@@ -30,6 +32,7 @@ from simulator.core.errors import HoldemError
 from simulator.core.files import NOFOLLOW as _NOFOLLOW
 
 LOCK_FILE = "holdem.lock"
+PID_WAIT = 1.0  # seconds a refused run waits for the holder, who has just locked, to say its pid
 
 
 class OutputDirError(HoldemError, RuntimeError):
@@ -75,7 +78,8 @@ class DirLock:
     """An exclusive ``flock`` on ``<dir>/holdem.lock`` for the life of a run.
 
     The kernel drops the lock when its holder exits, however it exits, so a killed run
-    leaves no stale lock; the file keeps the holder's pid to name it in the refusal.
+    leaves no stale lock; the file keeps the holder's pid to name it in the refusal (emptied
+    on release; a run that finds the lock taken before its holder wrote the pid waits for it).
     """
 
     def __init__(self, fd: int, path: Path) -> None:
@@ -92,16 +96,10 @@ class DirLock:
             raise OutputDirError(f"output dir {str(out_dir)!r}: cannot write in it: "
                                  f"{_why(exc)}") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            _lock_or_refuse(fd, out_dir)
+        except BaseException:
             os.close(fd)
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise OutputDirError(f"output dir {str(out_dir)!r} is in use by another run "
-                                     f"(pid {holder}); wait for it to end or choose another "
-                                     f"dir") from None
-            raise OutputDirError(f"output dir {str(out_dir)!r}: cannot lock it: {_why(exc)}"
-                                 ) from None
+            raise
         try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
@@ -113,6 +111,10 @@ class DirLock:
 
     def release(self) -> None:
         if self._fd is not None:
+            # the pid goes first, still locked: a run that finds the lock taken must never
+            # read a former holder's pid as its holder's
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, 0)
             os.close(self._fd)  # closing the last descriptor drops the flock
             self._fd = None
 
@@ -122,6 +124,30 @@ class DirLock:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.release()
+
+
+def _lock_or_refuse(fd: int, out_dir: Path) -> None:
+    """Take the lock, or refuse naming its holder's pid.
+
+    A holder writes its pid just after it locks, so a run that finds the lock taken at the
+    same instant may read the file before the pid is there: it waits for it (or for the lock,
+    should the holder end first) up to ``PID_WAIT`` seconds before calling the pid unknown.
+    """
+    deadline = time.monotonic() + PID_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except OSError as exc:
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise OutputDirError(f"output dir {str(out_dir)!r}: cannot lock it: "
+                                     f"{_why(exc)}") from None
+        written = os.pread(fd, 32, 0).decode("ascii", "replace")
+        if written.endswith("\n") or time.monotonic() > deadline:
+            holder = written.strip() or "unknown"
+            raise OutputDirError(f"output dir {str(out_dir)!r} is in use by another run "
+                                 f"(pid {holder}); wait for it to end or choose another dir")
+        time.sleep(0.005)
 
 
 def _open(path: Path, flags: int) -> int:

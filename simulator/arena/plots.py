@@ -11,8 +11,10 @@ Both come from ``hands.csv``/``blocks.jsonl``, the same data ``summary.json`` su
 ``hands.csv`` is streamed, one row at a time, keeping only the points a curve draws (at most
 ``MAX_POINTS`` per player), so memory does not grow with the number of hands; its rows of
 finished blocks must agree with ``blocks.jsonl``. A run dir that cannot be read (a file
-missing, not UTF-8, not JSON, a key missing or of the wrong type, the two files disagreeing)
-is a :class:`PlotError`: one line, exit 2, and no plot is written.
+missing, not UTF-8, not JSON, a key missing or of the wrong type, a field of ``hands.csv``
+not an integer or, in a ``luck:`` column, not a finite number, the two files disagreeing)
+is a :class:`PlotError`: one line (a bad field named by line and column), exit 2, and no
+plot is written.
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ from simulator.arena.results import (  # noqa: E402
     HANDS_FILE,
     PLOT_FILES,
     RUN_FILE,
+    RowError,
     _header,
+    parse_row,
 )
 from simulator.arena.stats import Stat  # noqa: E402
 from simulator.arena.summary import (  # noqa: E402
@@ -192,24 +196,19 @@ class _Stream:
         i = self.index.get(block) if block is not None else None
         if i is None:
             return  # rows of a block without its line: an interrupted block, not a result
-        p = len(self.names)
-        if len(fields) != 4 + 3 * p:
-            raise PlotError(f"{where}: expected {4 + 3 * p} fields, got {len(fields)}")
         try:
-            perm, hand = int(fields[1]), int(fields[2])
-            seats = [int(x) for x in fields[4: 4 + p]]
-            nets = [int(x) for x in fields[4 + p: 4 + 2 * p]]
-        except ValueError as exc:
+            row = parse_row(fields, self.names)
+        except RowError as exc:
             raise PlotError(f"{where}: {exc}") from None
-        if (perm, hand) <= self.last.get(i, (-1, -1)):
+        if (row.perm, row.hand) <= self.last.get(i, (-1, -1)):
             raise PlotError(f"{where}: block {fields[0]}'s rows are not in (permutation, hand) "
                             f"order after row {self.last[i]}")
-        self.last[i] = (perm, hand)
-        for j in range(p):
-            if seats[j] < 0:
+        self.last[i] = (row.perm, row.hand)
+        for j, (seat, net) in enumerate(zip(row.seats, row.nets, strict=True)):
+            if seat < 0:
                 continue
-            self.sums[i, j] += nets[j]
-            self.squares[j] += nets[j] * nets[j]
+            self.sums[i, j] += net
+            self.squares[j] += net * net
             at = int(self.first[i, j] + self.seen[i, j])
             self.seen[i, j] += 1
             if at in self.wanted[j]:
@@ -253,7 +252,8 @@ def stream_hands(out_dir: Path, names: Sequence[str],
         with open(path, encoding="utf-8", newline="") as f:
             f.readline()
             for number, line in enumerate(f, start=2):
-                stream.add(line.rstrip("\n").split(","), f"{path}: line {number}")
+                if line.endswith("\n"):  # a last line without it was cut off while written
+                    stream.add(line[:-1].split(","), f"{path}: line {number}")
     except (OSError, UnicodeDecodeError) as exc:
         raise PlotError(f"{path}: unreadable: {exc}") from None
     stream.check(blocks, path)

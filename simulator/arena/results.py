@@ -27,7 +27,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
+import re
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -460,6 +462,61 @@ def _first_difference(old: Any, new: Any, path: str = "") -> str:
 
 # --- reading hands back -------------------------------------------------------------------------
 
+_INTEGER = re.compile(r"-?[0-9]+")
+# What repr(float) writes for a finite float: no nan, inf, underscores, spaces or hex.
+_DECIMAL = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
+class RowError(HoldemError, ValueError):
+    """A ``hands.csv`` row that is not what a run writes; the message names the column."""
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One row of ``hands.csv``, every field checked: integers, and finite luck."""
+
+    block: int
+    perm: int
+    hand: int
+    button: int
+    seats: tuple[int, ...]
+    nets: tuple[int, ...]
+    lucks: tuple[float, ...]
+
+
+def parse_row(fields: Sequence[str], names: Sequence[str]) -> HandRow:
+    """The row's fields as numbers, or a :class:`RowError` naming the first bad column.
+
+    >>> parse_row("0,1,2,0,0,1,5,-5,0.25,-0.25".split(","), ("a", "b")).lucks
+    (0.25, -0.25)
+    >>> parse_row("0,1,2,0,0,1,5,-5,nan,0.0".split(","), ("a", "b"))
+    Traceback (most recent call last):
+    ...
+    simulator.arena.results.RowError: column luck:a: expected a finite number, got 'nan'
+    """
+    columns = _header(names)
+    if len(fields) != len(columns):
+        raise RowError(f"expected {len(columns)} fields, got {len(fields)}")
+    p = len(names)
+    pairs = list(zip(fields, columns, strict=True))
+    ints = [_row_int(text, column) for text, column in pairs[: 4 + 2 * p]]
+    lucks = tuple(_row_float(text, column) for text, column in pairs[4 + 2 * p:])
+    return HandRow(ints[0], ints[1], ints[2], ints[3], tuple(ints[4: 4 + p]),
+                   tuple(ints[4 + p:]), lucks)
+
+
+def _row_int(text: str, column: str) -> int:
+    if not _INTEGER.fullmatch(text):
+        raise RowError(f"column {column}: expected an integer, got {text!r}")
+    return int(text)
+
+
+def _row_float(text: str, column: str) -> float:
+    value = float(text) if _DECIMAL.fullmatch(text) else math.nan
+    if not math.isfinite(value):  # also a decimal too large for a float (1e999)
+        raise RowError(f"column {column}: expected a finite number, got {text!r}")
+    return value
+
 
 @dataclass(frozen=True)
 class HandTable:
@@ -476,19 +533,28 @@ class HandTable:
 
 
 def load_hands(out_dir: Path) -> HandTable:
-    """Read ``hands.csv``, keeping only finished blocks' rows."""
+    """Read ``hands.csv``, keeping only finished blocks' rows (each checked by
+    :func:`parse_row`; a bad one is a :class:`RowError` with its line number)."""
     out_dir = Path(out_dir)
     path = out_dir / HANDS_FILE
     with open(path, encoding="utf-8") as f:
         header = f.readline().rstrip("\n").split(",")
         names = tuple(c.split(":", 1)[1] for c in header if c.startswith("net:"))
-        text = f.read()
-    p = len(names)
+        lines = f.read().split("\n")[:-1]  # a last line without its newline: cut off
     done = RunStore(out_dir, names).done_blocks()
-    rows = [line.split(",") for line in text.splitlines() if line.count(",") == 3 + 3 * p]
-    data = np.array(rows, dtype=np.float64).reshape(-1, 4 + 3 * p)
-    data = data[np.isin(data[:, 0].astype(np.int64), sorted(done))]
-    data = data[np.lexsort((data[:, 2], data[:, 1], data[:, 0]))]
-    ints = data[:, : 4 + 2 * p].astype(np.int64)
+    rows = []
+    for number, line in enumerate(lines, start=2):
+        fields = line.split(",")
+        if not fields[0].isdigit() or int(fields[0]) not in done:
+            continue  # an interrupted block's rows, not a result
+        try:
+            rows.append(parse_row(fields, names))
+        except RowError as exc:
+            raise RowError(f"{path}: line {number}: {exc}") from None
+    rows.sort(key=lambda r: (r.block, r.perm, r.hand))
+    ints = np.array([[r.block, r.perm, r.hand, r.button, *r.seats, *r.nets] for r in rows],
+                    dtype=np.int64).reshape(len(rows), 4 + 2 * len(names))
+    lucks = np.array([r.lucks for r in rows], dtype=np.float64).reshape(len(rows), len(names))
+    p = len(names)
     return HandTable(names, ints[:, 0], ints[:, 1], ints[:, 2], ints[:, 3],
-                     ints[:, 4: 4 + p], ints[:, 4 + p: 4 + 2 * p], data[:, 4 + 2 * p:])
+                     ints[:, 4: 4 + p], ints[:, 4 + p:], lucks)

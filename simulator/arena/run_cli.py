@@ -18,13 +18,15 @@ import textwrap
 
 from simulator.arena.config import load_config
 from simulator.core.errors import HoldemError, for_command_line
+from simulator.core.helptext import TRUST_NOTE
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="holdem run",
         description="Play a match or tournament from a YAML config; write per-hand results, "
-                    "summary.json and plots to the config's output.dir.")
+                    "summary.json and plots to the config's output.dir.",
+        epilog=TRUST_NOTE)
     parser.add_argument("config", help="the YAML config file")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--resume", action="store_true",

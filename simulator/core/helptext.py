@@ -13,6 +13,13 @@ from __future__ import annotations
 
 import re
 
+TRUST_NOTE = (
+    "A config names code that runs with your rights: a 'module:Class' bot's module is imported "
+    "(its code runs at import, found first in the folder holdem runs in), and acpc-program "
+    "starts the command it is given. Read a config from elsewhere, and the modules it names, "
+    "before you run it.")
+"""The epilog of every command that takes a config naming bots (run, league, exploit)."""
+
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
 _QUOTED = re.compile(r"``(.+?)``|`([^`]+)`")
 

@@ -1,7 +1,9 @@
 """``holdem bots``: list the registered bots and the parameters each one takes.
 
 Bots are the ``holdem.bots`` entry points of every installed package; a config names one by
-its short name, or any class by ``module:Class``. ``--json`` prints one object per bot.
+its short name, or any class by ``module:Class``. ``--json`` prints one object per bot. A bot
+class that takes more than its signature shows (the agent's dotted ``**overrides``) lists
+them through a classmethod ``documented_params()`` (name -> default).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import inspect
 import json
 import keyword
 import sys
+import textwrap
 from typing import Any
 
 from simulator.core.helptext import summary
@@ -26,6 +29,10 @@ def describe(name: str) -> dict[str, Any]:
         out["error"] = str(exc)
         return out
     out["doc"] = summary(inspect.getdoc(spec.factory))
+    documented = getattr(spec.factory, "documented_params", None)
+    if callable(documented):  # parameters the signature hides (``**overrides``)
+        out["params"] = dict(documented())
+        return out
     params = {}
     try:
         signature = inspect.signature(spec.factory)
@@ -49,6 +56,8 @@ def config_name(name: str) -> str:
 
 
 def _shown(value: Any) -> str:
+    if isinstance(value, dict):  # a section of its own: --json has it whole
+        return "{...}"
     return f"{value:.4g}" if isinstance(value, float) else repr(value)
 
 
@@ -57,7 +66,10 @@ def _line(entry: dict[str, Any]) -> str:
         return f"{entry['name']:<12} {entry['path']}\n{'':<13}cannot load: {entry['error']}"
     params = (", ".join(f"{k}={_shown(v)}" for k, v in entry["params"].items())
               or "(no parameters)")
-    return f"{entry['name']:<12} {entry['doc']}\n{'':<13}{entry['path']}  params: {params}"
+    listed = textwrap.fill(f"{entry['path']}  params: {params}", 100, initial_indent=" " * 13,
+                           subsequent_indent=" " * 15, break_on_hyphens=False,
+                           break_long_words=False)
+    return f"{entry['name']:<12} {entry['doc']}\n{listed}"
 
 
 def main(argv: list[str]) -> int:
