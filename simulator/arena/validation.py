@@ -28,6 +28,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 import yaml
 from pydantic import ValidationError
 
+from simulator.arena.yaml_loader import YamlRefused, load_yaml
 from simulator.core.errors import HoldemError
 from simulator.core.files import FileRefused, read_regular
 
@@ -167,15 +168,24 @@ def read_yaml(path: str | Path) -> Any:
     except UnicodeDecodeError as exc:
         raise ValidationInputError(f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} "
                                    f"at offset {exc.start})") from None
+    return yaml_data(text, str(path))
+
+
+def yaml_data(text: str, source: str) -> Any:
+    """The data of YAML ``text`` through the project's bounded loader
+    (:mod:`simulator.arena.yaml_loader`: aliases bounded, no key twice);
+    ``ValidationInputError`` starts with ``source``."""
     try:
-        return yaml.safe_load(text)
+        return load_yaml(text)
     except RecursionError:
-        raise ValidationInputError(f"{path}: nested too deeply to be a settings file") from None
+        raise ValidationInputError(f"{source}: nested too deeply to be a settings file") from None
+    except YamlRefused as exc:
+        raise ValidationInputError(f"{source}: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ValidationInputError(f"{path}: not valid YAML{where}: {problem}") from None
+        raise ValidationInputError(f"{source}: not valid YAML{where}: {problem}") from None
 
 
 def read_packaged_yaml(path: Path) -> Any:
