@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulator.arena.config import ConfigError, TournamentConfig, parse_config
+from simulator.arena.config import MAX_DEALS, ConfigError, TournamentConfig, parse_config
 from simulator.arena.outdir import DirLock, prepare_dir, refuse_symlinks, write_atomic
 from simulator.arena.stats import Stat, t975
 from simulator.arena.two_stage import blocks_needed, staged
@@ -66,6 +66,10 @@ PAIRS_DIR = "pairs"
 SECOND_DIR = "second-stage"
 LEAGUE_KEYS = ("bots", "short_block_size", "target_half_width", "max_hands")
 """Keys of a league config that are not a pair's run config."""
+MIN_TARGET = 1e-6
+"""The smallest ``target_half_width``: a hand's result spreads over a unit or more, so a
+half-width of 1e-6 units would take some 1e12 deals, a thousand times ``MAX_DEALS``; a
+smaller one is a typo."""
 CSV_FILE = "crosstable.csv"
 PLOT_FILE = "crosstable.png"
 
@@ -106,15 +110,16 @@ def precision_of(data: dict[str, Any], source: str) -> Precision | None:
         if most is not None:
             raise ConfigError(f"{source}: max_hands: only with target_half_width")
         return None
-    if type(target) not in (int, float) or not 0 < target < math.inf:
-        raise ConfigError(f"{source}: target_half_width: expected a positive number, got "
-                          f"{target!r}")
+    if type(target) not in (int, float) or not MIN_TARGET <= target < math.inf:
+        raise ConfigError(f"{source}: target_half_width: expected a positive number, at least "
+                          f"{MIN_TARGET:g} (smaller needs more deals than a league can play), "
+                          f"got {target!r}")
     hands = data.get("hands")
     if most is None:
         most = 4 * hands if type(hands) is int else None
-    if type(most) is not int or type(hands) is not int or most < hands:
+    if (type(most) is not int or type(hands) is not int or not hands <= most <= MAX_DEALS):
         raise ConfigError(f"{source}: max_hands: expected a whole number of deals, at least "
-                          f"hands ({hands!r}), got {most!r}")
+                          f"hands ({hands!r}) and at most {MAX_DEALS}, got {most!r}")
     return Precision(float(target), most)
 
 
