@@ -20,6 +20,7 @@ import dataclasses
 import os
 import types
 import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -33,6 +34,7 @@ from pydantic import (
     model_validator,
 )
 
+from simulator.arena.overrides import apply_sets, described
 from simulator.arena.validation import KEY as _KEY
 from simulator.arena.validation import (
     ValidationInputError,
@@ -242,10 +244,12 @@ def parse_config(data: Any, source: str = "config") -> TournamentConfig:
     return cfg
 
 
-def load_config(path: str | Path) -> TournamentConfig:
-    """Read and validate a YAML config file; ``ConfigError`` for anything wrong with it."""
+def load_config(path: str | Path, sets: Mapping[str, Any] | None = None) -> TournamentConfig:
+    """Read and validate a YAML config file, with ``sets`` (dotted key -> value, as
+    ``--set`` gives them: :mod:`simulator.arena.overrides`) written over it first;
+    ``ConfigError`` for anything wrong with either."""
     try:
-        data = read_yaml(path)
+        data = apply_sets(read_yaml(path), sets)
     except ValidationInputError as exc:
         raise ConfigError(str(exc)) from None
-    return parse_config(data, str(path))
+    return parse_config(data, described(str(path), sets))

@@ -48,12 +48,14 @@ import csv
 import io
 import math
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from simulator.arena.config import MAX_DEALS, ConfigError, TournamentConfig, parse_config
 from simulator.arena.outdir import DirLock, prepare_dir, refuse_symlinks, write_atomic
+from simulator.arena.overrides import add_options, apply_sets, described, options_sets
 from simulator.arena.stats import Stat, t975
 from simulator.arena.two_stage import blocks_needed, staged
 from simulator.arena.validation import ValidationInputError, read_yaml
@@ -292,15 +294,24 @@ def draw_crosstable(cells: list[Cell], bots: list[str], unit: str, path: Path) -
     plt.close(fig)
 
 
-def run_league(config_path: str | Path, *, resume: bool = False, force: bool = False,
-               workers: int | None = None, quiet: bool = False) -> list[Cell]:
-    """Play every pair (or continue them) and write the crosstable; returns its cells."""
+def league_data(config_path: str | Path, sets: Mapping[str, Any] | None = None) -> Any:
+    """A league config's data, with ``sets`` (``--set``) written over it."""
     try:
-        data = read_yaml(config_path)
+        return apply_sets(read_yaml(config_path), sets)
     except ValidationInputError as exc:
         raise ConfigError(str(exc)) from None
-    configs = pair_configs(data, str(config_path))
-    precision = precision_of(data, str(config_path))
+
+
+def run_league(config_path: str | Path, *, resume: bool = False, force: bool = False,
+               workers: int | None = None, quiet: bool = False,
+               sets: Mapping[str, Any] | None = None) -> list[Cell]:
+    """Play every pair (or continue them) and write the crosstable; returns its cells.
+    ``sets`` (dotted key -> value, :mod:`simulator.arena.overrides`) is written over the
+    file's data before it is checked."""
+    data = league_data(config_path, sets)
+    source = described(str(config_path), sets)
+    configs = pair_configs(data, source)
+    precision = precision_of(data, source)
     if workers is not None:
         if workers < 1:
             raise ConfigError(f"--workers: expected >= 1, got {workers}")
@@ -378,6 +389,7 @@ def main(argv: list[str]) -> int:
     mode.add_argument("--force", action="store_true", help="start every pair over")
     parser.add_argument("--workers", type=int, metavar="N", help="override workers")
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+    add_options(parser)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -385,8 +397,9 @@ def main(argv: list[str]) -> int:
     from simulator.arena.tournament import TournamentError
 
     try:
+        sets = options_sets(args)
         cells = run_league(args.config, resume=args.resume, force=args.force,
-                           workers=args.workers, quiet=args.quiet)
+                           workers=args.workers, quiet=args.quiet, sets=sets)
     except HoldemError as exc:
         print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
@@ -394,7 +407,7 @@ def main(argv: list[str]) -> int:
         print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
         return 1
     if not args.quiet:
-        unit = pair_configs(read_yaml(args.config), str(args.config))[0].unit
+        unit = pair_configs(league_data(args.config, sets), str(args.config))[0].unit
         print(crosstable_text(cells, unit))
     return 0
 
