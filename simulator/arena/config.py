@@ -240,8 +240,31 @@ def parse_config(data: Any, source: str = "config") -> TournamentConfig:
     try:
         cfg = TournamentConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(validation_message(exc, source, TournamentConfig)) from None
+        lines = [validation_message(exc, source, TournamentConfig)]
+        lines += [f"{source}: {problem}" for problem in bot_name_problems(data.get("seats"))]
+        raise ConfigError("\n".join(lines)) from None
     return cfg
+
+
+def bot_name_problems(seats: Any) -> list[str]:
+    """``seats[i] (name): problem`` for each seat whose bot names nothing (a typo, a module
+    that is not there), the first seat of each name only. A config whose keys are wrong says
+    these beside them, so a user sees every problem at once; once the keys are right, the
+    run checks each bot in full (``tournament.check_bots``)."""
+    from simulator.play.registry import resolve
+
+    out: list[str] = []
+    named: set[str] = set()
+    for i, seat in enumerate(seats if isinstance(seats, list) else []):
+        bot = seat.get("bot") if isinstance(seat, dict) else None
+        if not isinstance(bot, str) or not bot or bot in named:
+            continue
+        named.add(bot)
+        try:
+            resolve(bot)
+        except HoldemError as exc:
+            out.append(f"seats[{i}] ({seat.get('name')}): {exc}")
+    return out
 
 
 def load_config(path: str | Path, sets: Mapping[str, Any] | None = None) -> TournamentConfig:

@@ -332,10 +332,16 @@ def _check_panel(configs: list[TournamentConfig], quiet: bool) -> None:
     first = configs[0]
     panel = {config.seats[0].name: config.seats[0] for config in configs}
     panel.update({config.seats[1].name: config.seats[1] for config in configs})
+    problems = []
     for k, (name, seat) in enumerate(panel.items(), 1):
         if not quiet:
             print(f"league: checking bot {k}/{len(panel)}: {name}", flush=True)
-        check_seat(seat, first.game_config(), 2, first.bot_timeout, f"bots: {name}")
+        try:
+            check_seat(seat, first.game_config(), 2, first.bot_timeout, f"bots: {name}")
+        except ConfigError as exc:  # every bot's problem at once, a line each
+            problems.append(str(exc))
+    if problems:
+        raise ConfigError("\n".join(problems))
 
 
 def _play_pairs(configs: list[TournamentConfig], bots: list[str], out_dir: Path,

@@ -1,4 +1,4 @@
-"""Reading YAML parameter files and turning pydantic's errors into one line naming the key.
+"""Reading YAML parameter files and turning pydantic's errors into lines naming the key.
 
 Every typed settings file of the project (tournament configs, agent parameters) is read with
 :func:`read_yaml` and validated by a pydantic model; :func:`validation_message` says which key
@@ -78,7 +78,8 @@ def describe_error(err: Mapping[str, Any]) -> str:
 
 
 def validation_message(exc: ValidationError, source: str, model: Any = None) -> str:
-    """``source: problem; problem; ...``: every error, each naming its key.
+    """``source: problem``, a line for each error, each naming its key (so a user sees
+    every problem of a file at once).
 
     An unknown key that nearly spells a key of ``model`` (the validated class, where given)
     or a key missing beside it says which; that key's own "missing" goes, the typo explains it:
@@ -92,8 +93,8 @@ def validation_message(exc: ValidationError, source: str, model: Any = None) -> 
     ...     Run.model_validate({"sede": 1, "worker": 2})
     ... except ValidationError as exc:
     ...     print(validation_message(exc, "run.yaml", Run))
-    run.yaml: sede: unknown key (did you mean 'seed'?); worker: unknown key (did you mean \
-'workers'?)
+    run.yaml: sede: unknown key (did you mean 'seed'?)
+    run.yaml: worker: unknown key (did you mean 'workers'?)
     """
     errors = exc.errors()
     missing = {err["loc"] for err in errors if err["type"] == "missing"}
@@ -106,8 +107,8 @@ def validation_message(exc: ValidationError, source: str, model: Any = None) -> 
             explained.add(guess)
             text += f" (did you mean {str(guess[-1])!r}?)"
         problems.append((err["loc"], text))
-    return f"{source}: " + "; ".join(text for loc, text in problems if loc not in explained
-                                     or loc not in missing)
+    return "\n".join(f"{source}: {text}" for loc, text in problems
+                     if loc not in explained or loc not in missing)
 
 
 def _near_miss(err: Any, missing: set[tuple[int | str, ...]], model: Any
