@@ -83,6 +83,18 @@ def test_every_bot_of_a_league_panel_with_a_problem_is_said_at_once(
     assert lines[1].endswith("did you mean 'call'?")
 
 
+def test_an_exploit_configs_key_typo_and_bot_typo_are_said_together(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "exploit.yaml"
+    path.write_text(yaml.safe_dump({"game": GAME, "bot": {"name": "a", "bot": "heuristc"},
+                                    "hands": 20, "sede": 1}))
+    assert holdem(["exploit", str(path), "--quiet"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0] == f"holdem exploit: {path}: sede: unknown key (did you mean 'seed'?)"
+    assert lines[1].startswith(f"{path}: bot: unknown bot 'heuristc'")
+
+
 def test_run_on_a_league_config_points_to_league(capsys: pytest.CaptureFixture[str]) -> None:
     assert holdem(["run", str(ROOT / "configs" / "league.yaml")]) == 2
     err = capsys.readouterr().err.strip()

@@ -246,11 +246,12 @@ def parse_config(data: Any, source: str = "config") -> TournamentConfig:
     return cfg
 
 
-def bot_name_problems(seats: Any) -> list[str]:
-    """``seats[i] (name): problem`` for each seat whose bot names nothing (a typo, a module
-    that is not there), the first seat of each name only. A config whose keys are wrong says
-    these beside them, so a user sees every problem at once; once the keys are right, the
-    run checks each bot in full (``tournament.check_bots``)."""
+def bot_name_problems(seats: Any, labels: list[str] | None = None) -> list[str]:
+    """``seats[i] (name): problem`` (or ``labels[i]: problem``) for each seat whose bot names
+    nothing (a typo, a module that is not there), the first seat of each name only. A
+    config whose keys are wrong says these beside them, so a user sees every problem at
+    once; once the keys are right, the run checks each bot in full
+    (``tournament.check_bots``)."""
     from simulator.play.registry import resolve
 
     out: list[str] = []
@@ -263,7 +264,8 @@ def bot_name_problems(seats: Any) -> list[str]:
         try:
             resolve(bot)
         except HoldemError as exc:
-            out.append(f"seats[{i}] ({seat.get('name')}): {exc}")
+            label = labels[i] if labels is not None else f"seats[{i}] ({seat.get('name')})"
+            out.append(f"{label}: {exc}")
     return out
 
 
