@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from simulator.arena.config import parse_config
+from simulator.arena.config import load_config, parse_config
+from simulator.arena.stats import MIN_FIT_BLOCKS
 from simulator.arena.tournament import run_tournament
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +47,25 @@ def test_the_readmes_bot_plays_as_written(tmp_path: Path, monkeypatch: pytest.Mo
     summary = run_tournament(parse_config(data), inline=True, progress=False)
     assert set(summary.players) == {"me", "agent"} and summary.deals == 20
     assert (tmp_path / "out" / "bots" / "agent").is_dir()  # the traces of trace: true
+
+
+def test_the_readmes_config_fits_its_luck_and_its_in_process_line_runs_after_holdem_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code = re.search(r"```python\n(.*?)```", README, re.S)
+    config = re.search(r"```yaml\n(.*?)```", README, re.S)
+    line = re.search(r"`(run_tournament\(load_config\(\"mine\.yaml\"\).*?\))`", README, re.S)
+    assert code and config and line
+    data = yaml.safe_load(config.group(1))
+    assert parse_config(data).num_blocks > MIN_FIT_BLOCKS  # the luck fit and t's df
+    (tmp_path / "my_bots.py").write_text(code.group(1))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    data.update(hands=20, output={"dir": "out", "plots": False})
+    (tmp_path / "mine.yaml").write_text(yaml.safe_dump(data))
+    run_tournament(load_config("mine.yaml"), progress=False)  # as `holdem run mine.yaml`
+    summary = eval(line.group(1), {"run_tournament": run_tournament,  # noqa: S307
+                                   "load_config": load_config})
+    assert summary.deals == 20
 
 
 def test_nothing_refers_outside_the_repository() -> None:

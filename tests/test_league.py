@@ -67,7 +67,8 @@ def test_resume_gives_the_same_table_and_a_second_fresh_run_is_refused(
 def test_bad_league_configs_exit_two_naming_the_problem(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: dict, message: str) -> None:
     assert main([str(_config(tmp_path, **extra)), "--quiet"]) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
     assert not (tmp_path / "league" / "pairs").exists()  # refused before any pair played
 
 
@@ -234,11 +235,17 @@ def test_a_cell_within_the_target_plays_no_second_stage(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("extra", "message"), [
     ({"target_half_width": 0}, "target_half_width: expected a positive number"),
     ({"target_half_width": "narrow"}, "target_half_width: expected a positive number"),
+    ({"target_half_width": 1.0e-200}, "target_half_width: expected a positive number, at "
+                                      "least 1e-06"),
+    ({"target_half_width": 5e-324}, "target_half_width: expected a positive number, at "
+                                    "least 1e-06"),
+    ({"target_half_width": 0.1, "max_hands": 10**12}, "max_hands: expected a whole number"),
     ({"target_half_width": 0.1, "max_hands": 10}, "max_hands: expected a whole number"),
     ({"max_hands": 100}, "max_hands: only with target_half_width"),
 ])
 def test_bad_precision_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                   extra: dict, message: str) -> None:
     assert main([str(_config(tmp_path, **extra)), "--quiet"]) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
     assert not (tmp_path / "league" / "pairs").exists()

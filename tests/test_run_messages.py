@@ -31,11 +31,68 @@ def test_config_errors_list_every_problem_and_name_the_near_miss() -> None:
     with pytest.raises(ConfigError) as info:
         parse_config(data, "run.yaml")
     text = str(info.value)
-    assert "more)" not in text and "\n" not in text
+    lines = text.splitlines()  # a line a problem, each naming the file
+    assert "more)" not in text and len(lines) == 3
+    assert all(line.startswith("run.yaml: ") for line in lines)
     assert "sede: unknown key (did you mean 'seed'?)" in text
     assert "game.blids: unknown key (did you mean 'blinds'?)" in text
     assert "hands: expected" in text
     assert "seed: expected a value" not in text  # the near miss explains it
+
+
+def test_a_key_typo_and_a_bot_typo_are_said_together_a_line_each(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mine.yaml"
+    data = _config(tmp_path, seats=[{"name": "me", "bot": "call"},
+                                    {"name": "agent", "bot": "heuristc"}], sede=1)
+    path.write_text(yaml.safe_dump(data))
+    assert holdem(["run", str(path), "--quiet"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0] == f"holdem run: {path}: sede: unknown key (did you mean 'seed'?)"
+    assert lines[1].startswith(f"{path}: seats[1] (agent): unknown bot 'heuristc'")
+    assert lines[1].endswith("did you mean 'heuristic'?")
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_seat_with_a_bad_bot_is_said_at_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mine.yaml"
+    seats = [{"name": "a", "bot": "nosuch"}, {"name": "b", "bot": "call"},
+             {"name": "c", "bot": "random", "params": {"fold": "lots"}}]
+    path.write_text(yaml.safe_dump(_config(tmp_path, seats=seats)))
+    assert holdem(["run", str(path), "--quiet"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("holdem run: seats[0] (a): unknown bot 'nosuch'")
+    assert lines[1].startswith("seats[2] (c): ")
+
+
+def test_every_bot_of_a_league_panel_with_a_problem_is_said_at_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "league.yaml"
+    data = _config(tmp_path, bots=[{"name": "a", "bot": "nosuch"}, {"name": "b", "bot": "call"},
+                                   {"name": "c", "bot": "calll"}])
+    del data["seats"]
+    path.write_text(yaml.safe_dump(data))
+    assert holdem(["league", str(path), "--quiet"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("holdem league: bots: a: unknown bot 'nosuch'")
+    assert lines[1].startswith("bots: c: unknown bot 'calll'")
+    assert lines[1].endswith("did you mean 'call'?")
+
+
+def test_an_exploit_configs_key_typo_and_bot_typo_are_said_together(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "exploit.yaml"
+    path.write_text(yaml.safe_dump({"game": GAME, "bot": {"name": "a", "bot": "heuristc"},
+                                    "hands": 20, "sede": 1}))
+    assert holdem(["exploit", str(path), "--quiet"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0] == f"holdem exploit: {path}: sede: unknown key (did you mean 'seed'?)"
+    assert lines[1].startswith(f"{path}: bot: unknown bot 'heuristc'")
 
 
 def test_run_on_a_league_config_points_to_league(capsys: pytest.CaptureFixture[str]) -> None:

@@ -29,6 +29,21 @@ def test_blocks_needed_reaches_the_target_with_the_first_stages_spread() -> None
     assert blocks_needed(Stat(100, 0.0, None, None), 1, 0.1, 40) == 1  # no spread to go on
 
 
+def test_a_target_too_small_to_reach_asks_for_the_cap_without_overflowing() -> None:
+    # (half / target) ** 2 overflowed at 1e-200 and reached ceil(inf) at a subnormal target
+    first = _first(0.2, 4)
+    for target in (1e-200, 5e-324, 0.0):
+        assert blocks_needed(first, 4, target, most=40) == 40
+    rng = np.random.default_rng(53)
+    for _ in range(2000):  # wherever the square is finite, the count is the formula's
+        sd, target, most = rng.uniform(0.01, 2.0), rng.uniform(1e-4, 0.5), int(
+            rng.integers(4, 5000))
+        first = _first(sd, 4)
+        half = t975(3) * first.stderr
+        expected = 4 if half <= target else min(most, math.ceil(4 * (half / target) ** 2))
+        assert blocks_needed(first, 4, target, most) == expected
+
+
 def test_staged_keeps_the_first_stages_spread_and_degrees_of_freedom() -> None:
     cell = staged(_first(0.2, 4), 4, mean=1.5, hands=1600, blocks=16)
     assert cell.df == 3 and cell.stat.hands == 1600

@@ -20,6 +20,7 @@ import dataclasses
 import os
 import types
 import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -33,6 +34,7 @@ from pydantic import (
     model_validator,
 )
 
+from simulator.arena.overrides import apply_sets, described
 from simulator.arena.validation import KEY as _KEY
 from simulator.arena.validation import (
     ValidationInputError,
@@ -238,14 +240,41 @@ def parse_config(data: Any, source: str = "config") -> TournamentConfig:
     try:
         cfg = TournamentConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(validation_message(exc, source, TournamentConfig)) from None
+        lines = [validation_message(exc, source, TournamentConfig)]
+        lines += [f"{source}: {problem}" for problem in bot_name_problems(data.get("seats"))]
+        raise ConfigError("\n".join(lines)) from None
     return cfg
 
 
-def load_config(path: str | Path) -> TournamentConfig:
-    """Read and validate a YAML config file; ``ConfigError`` for anything wrong with it."""
+def bot_name_problems(seats: Any, labels: list[str] | None = None) -> list[str]:
+    """``seats[i] (name): problem`` (or ``labels[i]: problem``) for each seat whose bot names
+    nothing (a typo, a module that is not there), the first seat of each name only. A
+    config whose keys are wrong says these beside them, so a user sees every problem at
+    once; once the keys are right, the run checks each bot in full
+    (``tournament.check_bots``)."""
+    from simulator.play.registry import resolve
+
+    out: list[str] = []
+    named: set[str] = set()
+    for i, seat in enumerate(seats if isinstance(seats, list) else []):
+        bot = seat.get("bot") if isinstance(seat, dict) else None
+        if not isinstance(bot, str) or not bot or bot in named:
+            continue
+        named.add(bot)
+        try:
+            resolve(bot)
+        except HoldemError as exc:
+            label = labels[i] if labels is not None else f"seats[{i}] ({seat.get('name')})"
+            out.append(f"{label}: {exc}")
+    return out
+
+
+def load_config(path: str | Path, sets: Mapping[str, Any] | None = None) -> TournamentConfig:
+    """Read and validate a YAML config file, with ``sets`` (dotted key -> value, as
+    ``--set`` gives them: :mod:`simulator.arena.overrides`) written over it first;
+    ``ConfigError`` for anything wrong with either."""
     try:
-        data = read_yaml(path)
+        data = apply_sets(read_yaml(path), sets)
     except ValidationInputError as exc:
         raise ConfigError(str(exc)) from None
-    return parse_config(data, str(path))
+    return parse_config(data, described(str(path), sets))

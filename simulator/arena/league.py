@@ -48,12 +48,14 @@ import csv
 import io
 import math
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulator.arena.config import ConfigError, TournamentConfig, parse_config
+from simulator.arena.config import MAX_DEALS, ConfigError, TournamentConfig, parse_config
 from simulator.arena.outdir import DirLock, prepare_dir, refuse_symlinks, write_atomic
+from simulator.arena.overrides import add_options, apply_sets, described, options_sets
 from simulator.arena.stats import Stat, t975
 from simulator.arena.two_stage import blocks_needed, staged
 from simulator.arena.validation import ValidationInputError, read_yaml
@@ -66,6 +68,10 @@ PAIRS_DIR = "pairs"
 SECOND_DIR = "second-stage"
 LEAGUE_KEYS = ("bots", "short_block_size", "target_half_width", "max_hands")
 """Keys of a league config that are not a pair's run config."""
+MIN_TARGET = 1e-6
+"""The smallest ``target_half_width``: a hand's result spreads over a unit or more, so a
+half-width of 1e-6 units would take some 1e12 deals, a thousand times ``MAX_DEALS``; a
+smaller one is a typo."""
 CSV_FILE = "crosstable.csv"
 PLOT_FILE = "crosstable.png"
 
@@ -106,15 +112,16 @@ def precision_of(data: dict[str, Any], source: str) -> Precision | None:
         if most is not None:
             raise ConfigError(f"{source}: max_hands: only with target_half_width")
         return None
-    if type(target) not in (int, float) or not 0 < target < math.inf:
-        raise ConfigError(f"{source}: target_half_width: expected a positive number, got "
-                          f"{target!r}")
+    if type(target) not in (int, float) or not MIN_TARGET <= target < math.inf:
+        raise ConfigError(f"{source}: target_half_width: expected a positive number, at least "
+                          f"{MIN_TARGET:g} (smaller needs more deals than a league can play), "
+                          f"got {target!r}")
     hands = data.get("hands")
     if most is None:
         most = 4 * hands if type(hands) is int else None
-    if type(most) is not int or type(hands) is not int or most < hands:
+    if (type(most) is not int or type(hands) is not int or not hands <= most <= MAX_DEALS):
         raise ConfigError(f"{source}: max_hands: expected a whole number of deals, at least "
-                          f"hands ({hands!r}), got {most!r}")
+                          f"hands ({hands!r}) and at most {MAX_DEALS}, got {most!r}")
     return Precision(float(target), most)
 
 
@@ -287,15 +294,24 @@ def draw_crosstable(cells: list[Cell], bots: list[str], unit: str, path: Path) -
     plt.close(fig)
 
 
-def run_league(config_path: str | Path, *, resume: bool = False, force: bool = False,
-               workers: int | None = None, quiet: bool = False) -> list[Cell]:
-    """Play every pair (or continue them) and write the crosstable; returns its cells."""
+def league_data(config_path: str | Path, sets: Mapping[str, Any] | None = None) -> Any:
+    """A league config's data, with ``sets`` (``--set``) written over it."""
     try:
-        data = read_yaml(config_path)
+        return apply_sets(read_yaml(config_path), sets)
     except ValidationInputError as exc:
         raise ConfigError(str(exc)) from None
-    configs = pair_configs(data, str(config_path))
-    precision = precision_of(data, str(config_path))
+
+
+def run_league(config_path: str | Path, *, resume: bool = False, force: bool = False,
+               workers: int | None = None, quiet: bool = False,
+               sets: Mapping[str, Any] | None = None) -> list[Cell]:
+    """Play every pair (or continue them) and write the crosstable; returns its cells.
+    ``sets`` (dotted key -> value, :mod:`simulator.arena.overrides`) is written over the
+    file's data before it is checked."""
+    data = league_data(config_path, sets)
+    source = described(str(config_path), sets)
+    configs = pair_configs(data, source)
+    precision = precision_of(data, source)
     if workers is not None:
         if workers < 1:
             raise ConfigError(f"--workers: expected >= 1, got {workers}")
@@ -316,10 +332,16 @@ def _check_panel(configs: list[TournamentConfig], quiet: bool) -> None:
     first = configs[0]
     panel = {config.seats[0].name: config.seats[0] for config in configs}
     panel.update({config.seats[1].name: config.seats[1] for config in configs})
+    problems = []
     for k, (name, seat) in enumerate(panel.items(), 1):
         if not quiet:
             print(f"league: checking bot {k}/{len(panel)}: {name}", flush=True)
-        check_seat(seat, first.game_config(), 2, first.bot_timeout, f"bots: {name}")
+        try:
+            check_seat(seat, first.game_config(), 2, first.bot_timeout, f"bots: {name}")
+        except ConfigError as exc:  # every bot's problem at once, a line each
+            problems.append(str(exc))
+    if problems:
+        raise ConfigError("\n".join(problems))
 
 
 def _play_pairs(configs: list[TournamentConfig], bots: list[str], out_dir: Path,
@@ -374,6 +396,7 @@ def main(argv: list[str]) -> int:
     mode.add_argument("--force", action="store_true", help="start every pair over")
     parser.add_argument("--workers", type=int, metavar="N", help="override workers")
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+    add_options(parser)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -381,8 +404,9 @@ def main(argv: list[str]) -> int:
     from simulator.arena.tournament import TournamentError
 
     try:
+        sets = options_sets(args)
         cells = run_league(args.config, resume=args.resume, force=args.force,
-                           workers=args.workers, quiet=args.quiet)
+                           workers=args.workers, quiet=args.quiet, sets=sets)
     except HoldemError as exc:
         print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
         return 2
@@ -390,7 +414,7 @@ def main(argv: list[str]) -> int:
         print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
         return 1
     if not args.quiet:
-        unit = pair_configs(read_yaml(args.config), str(args.config))[0].unit
+        unit = pair_configs(league_data(args.config, sets), str(args.config))[0].unit
         print(crosstable_text(cells, unit))
     return 0
 

@@ -17,6 +17,7 @@ import sys
 import textwrap
 
 from simulator.arena.config import load_config
+from simulator.arena.overrides import add_options, options_sets
 from simulator.core.errors import HoldemError, for_command_line
 from simulator.core.helptext import TRUST_NOTE
 
@@ -37,6 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, metavar="N", help="override workers")
     parser.add_argument("--no-plots", action="store_true", help="do not draw plots")
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+    add_options(parser)
     return parser
 
 
@@ -49,7 +51,7 @@ def main(argv: list[str]) -> int:
     from simulator.arena.tournament import TournamentError, run_tournament
 
     try:
-        config = load_config(args.config).with_overrides(
+        config = load_config(args.config, options_sets(args)).with_overrides(
             output_dir=args.output, workers=args.workers,
             plots=False if args.no_plots else None)
         summary = run_tournament(config, resume=args.resume, force=args.force,

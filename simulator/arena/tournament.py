@@ -301,15 +301,22 @@ def check_bots(config: TournamentConfig) -> None:
     dropped: a worker builds it again), so a typo is refused before any work. The trial
     build runs in a forked child where the system allows it, so a constructor that ends the
     process or hangs past ``bot_timeout`` is that seat's error, not the end of the run.
-    Seats with the same bot and params are one check (the first of them is named): the
-    same constructor with the same arguments, which six-max self-play would fork six times."""
+    Every seat is checked, and every seat's problem said, a line each. Seats with the same
+    bot and params are one check (the first of them is named): the same constructor with the
+    same arguments, which six-max self-play would fork six times."""
     checked: list[tuple[str, Any]] = []
+    problems = []
     for i, seat in enumerate(config.seats):
         if (seat.bot, seat.params) in checked:
             continue
         checked.append((seat.bot, seat.params))
-        check_seat(seat, config.game_config(), len(config.seats), config.bot_timeout,
-                   f"seats[{i}] ({seat.name})")
+        try:
+            check_seat(seat, config.game_config(), len(config.seats), config.bot_timeout,
+                       f"seats[{i}] ({seat.name})")
+        except ConfigError as exc:  # every seat's problem at once, a line each
+            problems.append(str(exc))
+    if problems:
+        raise ConfigError("\n".join(problems))
 
 
 def check_seat(seat: SeatSection, game: GameConfig, seats: int, timeout: float | None,

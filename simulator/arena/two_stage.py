@@ -54,6 +54,10 @@ def blocks_needed(first: Stat, first_blocks: int, target: float, most: int) -> i
     half = t975(first_blocks - 1) * first.stderr
     if half <= target:
         return first_blocks
+    # the cap first, compared without dividing: a tiny target would overflow the square
+    # (OverflowError) or reach ceil(inf) before min() could cap it
+    if half >= target * math.sqrt(most / first_blocks):
+        return most
     return min(most, math.ceil(first_blocks * (half / target) ** 2))  # over first_blocks
 
 

@@ -1,4 +1,4 @@
-"""Reading YAML parameter files and turning pydantic's errors into one line naming the key.
+"""Reading YAML parameter files and turning pydantic's errors into lines naming the key.
 
 Every typed settings file of the project (tournament configs, agent parameters) is read with
 :func:`read_yaml` and validated by a pydantic model; :func:`validation_message` says which key
@@ -28,6 +28,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 import yaml
 from pydantic import ValidationError
 
+from simulator.arena.yaml_loader import YamlRefused, load_yaml
 from simulator.core.errors import HoldemError
 from simulator.core.files import FileRefused, read_regular
 
@@ -77,7 +78,8 @@ def describe_error(err: Mapping[str, Any]) -> str:
 
 
 def validation_message(exc: ValidationError, source: str, model: Any = None) -> str:
-    """``source: problem; problem; ...``: every error, each naming its key.
+    """``source: problem``, a line for each error, each naming its key (so a user sees
+    every problem of a file at once).
 
     An unknown key that nearly spells a key of ``model`` (the validated class, where given)
     or a key missing beside it says which; that key's own "missing" goes, the typo explains it:
@@ -91,8 +93,8 @@ def validation_message(exc: ValidationError, source: str, model: Any = None) -> 
     ...     Run.model_validate({"sede": 1, "worker": 2})
     ... except ValidationError as exc:
     ...     print(validation_message(exc, "run.yaml", Run))
-    run.yaml: sede: unknown key (did you mean 'seed'?); worker: unknown key (did you mean \
-'workers'?)
+    run.yaml: sede: unknown key (did you mean 'seed'?)
+    run.yaml: worker: unknown key (did you mean 'workers'?)
     """
     errors = exc.errors()
     missing = {err["loc"] for err in errors if err["type"] == "missing"}
@@ -105,8 +107,8 @@ def validation_message(exc: ValidationError, source: str, model: Any = None) -> 
             explained.add(guess)
             text += f" (did you mean {str(guess[-1])!r}?)"
         problems.append((err["loc"], text))
-    return f"{source}: " + "; ".join(text for loc, text in problems if loc not in explained
-                                     or loc not in missing)
+    return "\n".join(f"{source}: {text}" for loc, text in problems
+                     if loc not in explained or loc not in missing)
 
 
 def _near_miss(err: Any, missing: set[tuple[int | str, ...]], model: Any
@@ -167,15 +169,24 @@ def read_yaml(path: str | Path) -> Any:
     except UnicodeDecodeError as exc:
         raise ValidationInputError(f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} "
                                    f"at offset {exc.start})") from None
+    return yaml_data(text, str(path))
+
+
+def yaml_data(text: str, source: str) -> Any:
+    """The data of YAML ``text`` through the project's bounded loader
+    (:mod:`simulator.arena.yaml_loader`: aliases bounded, no key twice);
+    ``ValidationInputError`` starts with ``source``."""
     try:
-        return yaml.safe_load(text)
+        return load_yaml(text)
     except RecursionError:
-        raise ValidationInputError(f"{path}: nested too deeply to be a settings file") from None
+        raise ValidationInputError(f"{source}: nested too deeply to be a settings file") from None
+    except YamlRefused as exc:
+        raise ValidationInputError(f"{source}: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ValidationInputError(f"{path}: not valid YAML{where}: {problem}") from None
+        raise ValidationInputError(f"{source}: not valid YAML{where}: {problem}") from None
 
 
 def read_packaged_yaml(path: Path) -> Any:

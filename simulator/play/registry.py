@@ -14,6 +14,7 @@ simulator.play.registry.BotSpecError: unknown bot 'no_such_bot_name': expected a
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
 from collections.abc import Callable, Mapping
@@ -93,8 +94,10 @@ def resolve(name: str) -> BotSpec:
         return BotSpec(name, factory, _takes_seed(factory))
     if ":" not in name:
         known = ", ".join(sorted(table)) or "none installed"
+        close = difflib.get_close_matches(name, sorted(table), n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
         raise BotSpecError(f"unknown bot {name!r}: expected a registered name ({known}) "
-                           f"or a 'module:Class' path")
+                           f"or a 'module:Class' path{hint}")
     factory = _import(name, name, registered=False)
     return BotSpec(name, factory, _takes_seed(factory))
 
