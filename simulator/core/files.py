@@ -96,6 +96,20 @@ def check_file_name(name: str) -> str:
     return name
 
 
+def _read_upto(f: IO[bytes], most: int) -> bytes:
+    """Up to ``most`` bytes, read a megabyte at a time: ``read(most)`` would reserve all of
+    ``most`` at once, however small the file (a generous limit then fails under a memory
+    cap)."""
+    chunks, total = [], 0
+    while total < most:
+        chunk = f.read(min(1 << 20, most - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; anything else is
     :class:`FileRefused` naming the file (a missing file stays ``FileNotFoundError``)."""
@@ -113,7 +127,7 @@ def read_regular(path: Path, limit: int) -> bytes:
             raise FileRefused(f"{path}: {info.st_size} bytes, more than the {limit} it may have")
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(limit + 1)
+            data = _read_upto(f, limit + 1)
     except OSError as exc:
         if isinstance(exc, FileRefused):
             raise
