@@ -45,13 +45,13 @@ from agent.preflop.params import PreflopParams, load_preflop_params
 from agent.selector import SelectorParams
 from agent.trust import TrustParams
 from simulator import HoldemError
-from simulator.arena.validation import (
+from simulator.core.packaged import packaged_file
+from simulator.core.validation import (
     ValidationInputError,
     read_packaged_yaml,
     read_yaml,
     validation_message,
 )
-from simulator.core.packaged import packaged_file
 
 DEFAULT_FILE = packaged_file("agent", "data", "default.yaml")
 SECTIONS = {"modeller": packaged_file("agent", "data"),

@@ -35,6 +35,7 @@ from pydantic import (
 
 from simulator import HoldemError
 from simulator.core.files import NONBLOCK
+from simulator.core.validation import describe_error
 
 
 class TraceError(HoldemError, ValueError):
@@ -154,9 +155,7 @@ def parse_record(line: str) -> TraceRecord:
         except RecursionError:
             raise TraceError("nested too deeply to be a trace record") from None
     assert last is not None
-    first = last.errors()[0]
-    where = ".".join(str(x) for x in first["loc"]) or "(top level)"
-    raise TraceError(f"not a trace record ({where}: {first['msg']})")
+    raise TraceError(f"not a trace record ({describe_error(last.errors()[0])})")
 
 
 def trace_name(block: int, permutation: int) -> str:

@@ -14,7 +14,7 @@ from agent.preflop.params import (
     default_preflop_params,
     load_preflop_params,
 )
-from simulator.arena import validation
+from simulator.core import validation
 from simulator.core.packaged import packaged_file
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "configs" / "agents"

@@ -16,8 +16,8 @@ import pytest
 import yaml
 
 from simulator.arena.acpc_cli import main as acpc
-from simulator.arena.validation import MAX_SETTINGS_BYTES
 from simulator.cli import main as holdem
+from simulator.core.validation import MAX_SETTINGS_BYTES
 from simulator.interop.acpc.gamedef import SHIPPED
 
 LIMIT = SHIPPED / "holdem.limit.2p.reverse_blinds.game"

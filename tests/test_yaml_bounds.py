@@ -19,9 +19,9 @@ from agent.params import AgentParamsError, load_agent_params
 from agent.preflop.params import PreflopParamsError, load_preflop_params
 from simulator.arena.acpc_cli import main as acpc
 from simulator.arena.config import load_config
-from simulator.arena.validation import ValidationInputError, yaml_data
-from simulator.arena.yaml_loader import MAX_NODES, expanded_size
 from simulator.cli import main as holdem
+from simulator.core.validation import ValidationInputError, yaml_data
+from simulator.core.yaml_loader import MAX_NODES, expanded_size
 from simulator.interop.acpc.gamedef import SHIPPED
 
 LIMIT = SHIPPED / "holdem.limit.2p.reverse_blinds.game"

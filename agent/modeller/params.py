@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from agent.modeller.errors import ModellerError
 from simulator import ActionKind
-from simulator.arena.validation import validation_message
+from simulator.core.validation import validation_message
 
 Frequencies = tuple[float, float, float]
 TABLE_B2: tuple[Frequencies, Frequencies, Frequencies] = (

@@ -25,13 +25,13 @@ from pydantic import ConfigDict, Field, Strict, TypeAdapter, ValidationError
 from pydantic.dataclasses import dataclass
 
 from agent.preflop.errors import PreflopParamsError
-from simulator.arena.validation import (
+from simulator.core.packaged import packaged_file
+from simulator.core.validation import (
     ValidationInputError,
     read_packaged_yaml,
     read_yaml,
     validation_message,
 )
-from simulator.core.packaged import packaged_file
 
 DEFAULT_PARAMS_FILE = packaged_file("agent.preflop", "data", "preflop.yaml")
 

@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from simulator.arena.validation import validation_message
 from simulator.core.errors import HoldemError
+from simulator.core.validation import validation_message
 
 Share = Annotated[float, Field(ge=0.0, le=1.0)]
 Weight = Annotated[float, Field(gt=0.0, le=1e6)]

@@ -57,7 +57,6 @@ from simulator.arena.results import BlockRecord, ResultsError, RunStore
 from simulator.arena.signals import Terminated, interrupt_name, sigterm_raises
 from simulator.arena.summary import RunSummary, format_table, summarise
 from simulator.arena.tournament import derive_seed, package_version
-from simulator.arena.validation import read_yaml
 from simulator.core.durations import parse_seconds
 from simulator.core.errors import HoldemError, for_command_line
 from simulator.core.files import FileRefused, read_regular
@@ -66,6 +65,7 @@ from simulator.core.helptext import summary
 from simulator.core.names import check_seat_name, names_problem, seat_name_problem
 from simulator.core.records import HandResult
 from simulator.core.seeds import Domain, stream
+from simulator.core.validation import read_yaml
 from simulator.interop.acpc.client import AcpcClient, BotFailed
 from simulator.interop.acpc.connection import connect
 from simulator.interop.acpc.dealer import DEFAULT_HOST, DEFAULT_TIMEOUT, host_match, open_ports

@@ -35,18 +35,18 @@ from pydantic import (
 )
 
 from simulator.arena.overrides import apply_sets, described
-from simulator.arena.validation import KEY as _KEY
-from simulator.arena.validation import (
+from simulator.core.durations import MAX_SECONDS
+from simulator.core.errors import GameError, HoldemError
+from simulator.core.game import GameConfig
+from simulator.core.names import names_problem, seat_name_problem
+from simulator.core.validation import KEY as _KEY
+from simulator.core.validation import (
     ValidationInputError,
     describe_error,
     error_path,
     read_yaml,
     validation_message,
 )
-from simulator.core.durations import MAX_SECONDS
-from simulator.core.errors import GameError, HoldemError
-from simulator.core.game import GameConfig
-from simulator.core.names import names_problem, seat_name_problem
 
 MAX_SEATS = 10
 MAX_DEALS = 10**9  # beyond this a run would take years; refusing it keeps typos from running

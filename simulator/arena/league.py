@@ -58,11 +58,11 @@ from simulator.arena.outdir import DirLock, prepare_dir, refuse_symlinks, write_
 from simulator.arena.overrides import add_options, apply_sets, described, options_sets
 from simulator.arena.stats import Stat, t975
 from simulator.arena.two_stage import blocks_needed, staged
-from simulator.arena.validation import ValidationInputError, read_yaml
 from simulator.core.errors import HoldemError, for_command_line
 from simulator.core.files import open_nofollow
 from simulator.core.helptext import TRUST_NOTE, summary
 from simulator.core.seeds import Domain, derive_seed
+from simulator.core.validation import ValidationInputError, read_yaml
 
 PAIRS_DIR = "pairs"
 SECOND_DIR = "second-stage"

@@ -28,8 +28,8 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from simulator.arena.validation import ValidationInputError, yaml_data
 from simulator.core.errors import HoldemError
+from simulator.core.validation import ValidationInputError, yaml_data
 
 SET_HELP = ("override a config key, as if the file said it: KEY is dotted for a nested key "
             "or a list's item (game.variant=nolimit, seats.0.params.fold=0.2), VALUE is "

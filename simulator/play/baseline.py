@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from simulator.core.actions import Action
 from simulator.core.errors import HoldemError
 from simulator.core.observation import Observation
+from simulator.core.validation import KEY, describe_error
 from simulator.play.protocol import (
     BaseBot,
     Policy,
@@ -106,16 +107,12 @@ class RandomParams(BaseModel):
     @model_validator(mode="after")
     def _some(self) -> RandomParams:
         if self.fold + self.call + self.raise_ <= 0:
-            raise ValueError("fold/call/raise: expected weights with a positive sum")
+            raise ValueError(f"{KEY}fold/call/raise: expected weights with a positive sum")
         return self
 
 
 def _first_error(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    key = ".".join(str(part) for part in err["loc"]).replace("raise_", "raise")
-    if err["type"] == "value_error":
-        return err["msg"].removeprefix("Value error, ")
-    return f"{key}: expected {err['msg'].removeprefix('Input should be ')}, got {err['input']!r}"
+    return describe_error(exc.errors()[0]).replace("raise_", "raise")
 
 
 class RandomBot(StatesItsRow, BaseBot):

@@ -28,9 +28,9 @@ from typing import Annotated, Any, Union, get_args, get_origin
 import yaml
 from pydantic import ValidationError
 
-from simulator.arena.yaml_loader import YamlRefused, load_yaml
 from simulator.core.errors import HoldemError
 from simulator.core.files import FileRefused, read_regular
+from simulator.core.yaml_loader import YamlRefused, load_yaml
 
 MAX_SETTINGS_BYTES = 4 << 20  # a settings file is a few kilobytes
 KEY = "@"
@@ -174,7 +174,7 @@ def read_yaml(path: str | Path) -> Any:
 
 def yaml_data(text: str, source: str) -> Any:
     """The data of YAML ``text`` through the project's bounded loader
-    (:mod:`simulator.arena.yaml_loader`: aliases bounded, no key twice);
+    (:mod:`simulator.core.yaml_loader`: aliases bounded, no key twice);
     ``ValidationInputError`` starts with ``source``."""
     try:
         return load_yaml(text)

@@ -3,7 +3,7 @@ refusing a key written twice.
 
 Every YAML file the project reads (run, league and exploit configs, the agent's and the
 pre-flop expert's parameter files, ``holdem acpc``'s ``--params``) and every ``--set`` value
-goes through :func:`load_yaml` (by way of :func:`simulator.arena.validation.read_yaml`).
+goes through :func:`load_yaml` (by way of :func:`simulator.core.validation.read_yaml`).
 
 **Aliases.** An alias (``*name``) stands for a copy of the node it names. The loader shares
 one object between them, but whatever copies the data later (pydantic's ``model_dump``, a
@@ -25,7 +25,7 @@ written twice: a key written beside the merge overrides it, as YAML's merge says
 >>> load_yaml("hands: 10\\nseed: 1\\nhands: 20\\n")
 Traceback (most recent call last):
 ...
-simulator.arena.yaml_loader.YamlRefused: duplicate key 'hands' at lines 1 and 3
+simulator.core.yaml_loader.YamlRefused: duplicate key 'hands' at lines 1 and 3
 """
 
 from __future__ import annotations
