@@ -107,8 +107,8 @@ class Forecaster:
         self.bots, self.hero, self.rollouts, self.rng, self.out = bots, hero, rollouts, rng, out
 
     def before(self, seat: int, state: HandState, ask: PolicyAsker) -> Action | None:
-        if seat == self.hero and state.street in STREETS and \
-                state.legal_actions().call_amount > 0:
+        if (seat == self.hero and state.street in STREETS and
+                state.legal_actions().call_amount > 0):
             self.out.append(self.measure(state))
         return None
 

@@ -39,8 +39,8 @@ class AlwaysBets(BaseBot):
 
     def act(self, observation: Observation) -> Action:
         legal = observation.legal
-        if observation.street is not Street.PREFLOP and legal.call_amount == 0 \
-                and legal.min_raise_to is not None:
+        if (observation.street is not Street.PREFLOP and legal.call_amount == 0
+                and legal.min_raise_to is not None):
             return Action.raise_to(legal.min_raise_to)
         return Action.call()
 

@@ -174,8 +174,8 @@ def _interval(cell: dict[str, Any] | None, digits: int) -> str:
         return "-"
     if cell.get("ci_low") is None:
         return f"{cell['mean']:+.{digits}f}"
-    return f"{cell['mean']:+.{digits}f} [{cell['ci_low']:+.{digits}f}, " \
-           f"{cell['ci_high']:+.{digits}f}]"
+    return (f"{cell['mean']:+.{digits}f} [{cell['ci_low']:+.{digits}f}, "
+           f"{cell['ci_high']:+.{digits}f}]")
 
 
 def _markdown(rows: list[dict[str, Any]], skipped: dict[str, str],

@@ -74,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         raw = _raw(pairs, cell.row, cell.column)
         half = (cell.ci95[1] - cell.ci95[0]) / 2 if cell.ci95 else float("nan")
         raw_half = (raw["ci95"][1] - raw["ci95"][0]) / 2 if raw.get("ci95") else float("nan")
-        factor = (raw["stderr"] / cell.stderr) ** 2 if cell.stderr and raw.get("stderr") \
-            else float("nan")
+        factor = ((raw["stderr"] / cell.stderr) ** 2 if cell.stderr and raw.get("stderr")
+            else float("nan"))
         lines.append(f"| {cell.row} | {cell.column} | {cell.blocks} | "
                      f"{raw['mean']:+.3f} | {raw.get('stderr') or float('nan'):.4f} | "
                      f"{raw_half:.3f} | {cell.estimator} | {cell.mean:+.3f} | "

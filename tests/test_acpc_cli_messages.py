@@ -38,8 +38,8 @@ def test_connect_to_a_closed_port_says_so_and_prints_no_result() -> None:
         port = probe.getsockname()[1]  # free once closed: nobody listens there
     status, out, err = _run("connect", "127.0.0.1", str(port), "--game", GAME)
     assert status == 1 and out == ""
-    assert err.strip() == f"holdem acpc connect: cannot connect to 127.0.0.1:{port}: " \
-                          f"Connection refused"
+    assert (err.strip() == f"holdem acpc connect: cannot connect to 127.0.0.1:{port}: "
+                          f"Connection refused")
 
 
 def test_a_dealers_dir_plots_and_its_log_converts(tmp_path: Path) -> None:

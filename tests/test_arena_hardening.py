@@ -227,12 +227,12 @@ def test_dead_and_hung_workers_fail_their_blocks_alone_under_fold(
     assert time.monotonic() - start < 60
     err = _err_line(capfd)
     assert "3 block(s) failed" in err and "--resume plays the failed blocks again" in err
-    assert "block 1, permutation 0, hand 3: bot 'exiter' (seat 0): act(): the worker died " \
-           "(exit code 7)" in err
-    assert "block 2, permutation 0, hand 4: bot 'swallower' (seat 1): act(): gave no answer " \
-           "within bot_timeout 0.3s" in err
-    assert "block 3, permutation 0, hand 5: bot 'sleeper' (seat 2): observe(): gave no " \
-           "answer" in err
+    assert ("block 1, permutation 0, hand 3: bot 'exiter' (seat 0): act(): the worker died "
+           "(exit code 7)" in err)
+    assert ("block 2, permutation 0, hand 4: bot 'swallower' (seat 1): act(): gave no answer "
+           "within bot_timeout 0.3s" in err)
+    assert ("block 3, permutation 0, hand 5: bot 'sleeper' (seat 2): observe(): gave no "
+           "answer" in err)
     assert [b["block"] for b in _lines(out / "blocks.jsonl")] == [0, 4]
     failed = sorted(_lines(out / "failures.jsonl"), key=lambda f: f["block"])
     assert [(f["block"], f["name"], f["hand"]) for f in failed] == [
@@ -532,8 +532,8 @@ def test_blocks_that_end_early_are_reported(tmp_path: Path) -> None:
     said: list[str] = []
     summary = run_tournament(parse_config(data), inline=True, echo=said.append)
     assert summary.data["early_end_blocks"] == [0, 1]
-    assert json.loads((tmp_path / "out" / "summary.json").read_text())["early_end_blocks"] \
-        == [0, 1]
+    assert (json.loads((tmp_path / "out" / "summary.json").read_text())["early_end_blocks"]
+        == [0, 1])
     assert said[-1] == (f"note: 2 of 2 blocks ended early, when one player was left (stacks "
                         f"carry over): {summary.deals} deals played of 400")
 

@@ -281,9 +281,9 @@ def test_giving_up_only_when_behind_keeps_every_winner() -> None:
     assert e.value > independent.value
     # on the river there is nothing left to give up: the two readings agree
     last = river(20, 4)
-    assert heuristic_params(last, Candidate.call(last), 0.3, 0.3, [bettor], behind).value == \
-        pytest.approx(heuristic_params(last, Candidate.call(last), 0.3, 0.3, [bettor],
-                                       PARAMS).value)
+    assert (heuristic_params(last, Candidate.call(last), 0.3, 0.3, [bettor], behind).value
+            == pytest.approx(heuristic_params(last, Candidate.call(last), 0.3, 0.3, [bettor],
+                                              PARAMS).value))
 
 
 def test_giving_up_by_trust_mixes_the_two_readings_by_the_trust_in_the_bets() -> None:

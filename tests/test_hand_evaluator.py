@@ -340,8 +340,8 @@ def test_properties_of_any_spot(seed: int, n_board: int, weighted: bool) -> None
     weights = random_weights(rng) if weighted else None
     d = hand_detail(hole, board, weights)
     # The one-pass HS of every holding agrees with this hand's own sums.
-    assert board_table(board).hs_all(weights)[HOLDING_INDEX[hole[0], hole[1]]] == \
-        pytest.approx(d.hs, abs=1e-12)
+    assert (board_table(board).hs_all(weights)[HOLDING_INDEX[hole[0], hole[1]]] ==
+        pytest.approx(d.hs, abs=1e-12))
     if n_board == 5:
         return
     # Every live opponent holding meets the same number of runouts: C(unseen - 2, lookahead).

@@ -186,8 +186,8 @@ def test_a_busted_agent_watches_the_showdowns_it_is_not_in(tmp_path: Path,
     results = list(play_match(game, bots, 40, seed=7, names=names, on_bot_error="stop",
                               directory=tmp_path))
     assert all(not r.faults for r in results)
-    assert any(not all(dealt[:4]) and shown for dealt, shown in watcher.hands), \
-        "no showdown was played with an agent sitting out: the test tests nothing"
+    assert any(not all(dealt[:4]) and shown for dealt, shown in watcher.hands), (
+        "no showdown was played with an agent sitting out: the test tests nothing")
 
 
 def test_a_seed_replays_the_same_match() -> None:

@@ -104,8 +104,8 @@ def test_a_compressed_array_far_bigger_than_the_file_is_refused(model_file: Path
     reader refuses it before inflating a byte of it."""
     path = tmp_path / "bomb.model"
     nodes = 1_200_000
-    with zipfile.ZipFile(model_file) as zin, \
-            zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout:
+    with (zipfile.ZipFile(model_file) as zin,
+            zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout):
         for item in zin.infolist():
             if item.filename == "generic.floats.npy":
                 with zout.open("generic.floats.npy", "w", force_zip64=True) as f:

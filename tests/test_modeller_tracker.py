@@ -132,8 +132,8 @@ def test_size_codes_follow_the_pot_fraction_of_each_raise() -> None:
 
 def test_size_code_edges() -> None:
     edges = (0.4, 0.8, 1.5)
-    assert [size_code(edges, f, False) for f in (0.0, 0.39, 0.4, 0.79, 0.8, 1.5, 9.0)] == \
-        [1, 1, 2, 2, 3, 4, 4]
+    assert ([size_code(edges, f, False) for f in (0.0, 0.39, 0.4, 0.79, 0.8, 1.5, 9.0)] ==
+        [1, 1, 2, 2, 3, 4, 4])
     assert size_code(edges, 0.1, True) == 5
 
 

@@ -85,8 +85,8 @@ def test_resume_drops_the_rows_of_an_interrupted_block(tmp_path: Path) -> None:
         assert (tmp_path / "hands.csv").read_text().count("\n") == 3
         resumed.append(_record(1, [[2, -2]]), num_seats=2)
     assert load_hands(tmp_path).net[:, 0].tolist() == [1, 3, 2]
-    assert [json.loads(x)["block"] for x in (tmp_path / "blocks.jsonl").read_text().split()] \
-        == [0, 1]
+    assert ([json.loads(x)["block"] for x in (tmp_path / "blocks.jsonl").read_text().split()]
+        == [0, 1])
 
 
 def test_load_hands_refuses_a_luck_that_is_not_a_finite_number(tmp_path: Path) -> None:

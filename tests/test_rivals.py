@@ -299,8 +299,8 @@ def test_exploiter_calls_lighter_against_a_player_seen_bluffing() -> None:
     exploiter goes on against the bluffer and folds to the value bettor."""
     value = trained(RiverBettor(bluffs=False), "value", 250)
     bluff = trained(RiverBettor(bluffs=True), "bluffer", 250)
-    assert bluff.tendencies("bluffer").bluff_rate() > 0.25 > 0.1 > \
-        value.tendencies("value").bluff_rate()
+    assert (bluff.tendencies("bluffer").bluff_rate() > 0.25 > 0.1 >
+        value.tendencies("value").bluff_rate())
     # BB (seat 1) bets the river into our middle pair; we are the button, seat 0
     board = "Kc9h5d2s3c"
     obs = spot(LIMIT, ["9c8d", "7h6h"], board, button=0,

@@ -221,8 +221,8 @@ def test_local_and_ray_backends_write_identical_summaries(tmp_path: Path) -> Non
     ray_run = run_tournament(parse_config(_config(tmp_path / "r", duplicate=True,
                                                   backend="ray", workers=2)))
     assert local.data == ray_run.data
-    assert (tmp_path / "l" / "out" / "summary.json").read_text() == \
-        (tmp_path / "r" / "out" / "summary.json").read_text()
+    assert ((tmp_path / "l" / "out" / "summary.json").read_text() ==
+        (tmp_path / "r" / "out" / "summary.json").read_text())
 
 
 def test_hand_histories_hold_every_hand_and_survive_resume(tmp_path: Path) -> None:

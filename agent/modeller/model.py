@@ -406,8 +406,8 @@ class OpponentModeller:
         for record in calls:
             pot += record.added
             ow = base.weights.get(record.seat)
-            if record.seat == base.us or self.mode == "off" or ow is None \
-                    or not ow.wants(record.kind):
+            if (record.seat == base.us or self.mode == "off" or ow is None
+                    or not ow.wants(record.kind)):
                 continue
             action = seen(raised, record, self.params.size_edges, self.raised_back)
             weights[record.seat] = self._reweighted(base, ow, action)

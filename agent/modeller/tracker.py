@@ -127,8 +127,8 @@ def seen_applied(betting: Betting, edges: tuple[float, ...], raised_back: bool =
     move = betting.current.moves[-1]
     record = move.record
     size = 0
-    if record.kind is ActionKind.RAISE and record.amount is not None \
-            and not betting.game.is_limit:
+    if (record.kind is ActionKind.RAISE and record.amount is not None
+            and not betting.game.is_limit):
         size = _pot_fraction_code(edges, int(record.amount), move.top, move.top - move.own,
                                   move.pot, record.all_in)
     return SeenAction(betting.street, record.seat, betting.position(record.seat), record.kind,

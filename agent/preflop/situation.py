@@ -87,7 +87,7 @@ def _limped(rnd: BettingRound, seat: int) -> bool:
     for m in rnd.moves:
         if m.record.kind is ActionKind.RAISE:
             return False
-        if m.seat == seat and m.record.kind is ActionKind.CALL and m.record.added > 0 \
-                and m.to_call:
+        if (m.seat == seat and m.record.kind is ActionKind.CALL and m.record.added > 0
+                and m.to_call):
             return True
     return False

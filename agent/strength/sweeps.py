@@ -300,8 +300,8 @@ def _potential_few(now: np.ndarray, fin: np.ndarray, w: np.ndarray, hold_a: np.n
             a1 = a2 = lt = le = 0.0
             for o in range(n):
                 x = w[j, o]
-                if x == 0.0 or now[o] == 0 or hold_a[o] == a or hold_a[o] == b \
-                        or hold_b[o] == a or hold_b[o] == b:
+                if (x == 0.0 or now[o] == 0 or hold_a[o] == a or hold_a[o] == b
+                        or hold_b[o] == a or hold_b[o] == b):
                     continue
                 ro = now[o]
                 behind_end = met[o] - ahead[o] - tied[o]
@@ -448,8 +448,8 @@ def _mass_before(p: int, h: int, a: int, b: int, cum: np.ndarray, card_pos: np.n
                  card_cum: np.ndarray, card_count: np.ndarray, value_pos: np.ndarray,
                  w: np.ndarray) -> float:
     """The mass of the first ``p`` holdings in value order that share no card with h."""
-    mass = cum[p] - card_cum[a, _count_below(card_pos[a], card_count[a], p)] \
-        - card_cum[b, _count_below(card_pos[b], card_count[b], p)]
+    mass = (cum[p] - card_cum[a, _count_below(card_pos[a], card_count[a], p)]
+        - card_cum[b, _count_below(card_pos[b], card_count[b], p)])
     if value_pos[h] < p:
         mass += w[h]  # h holds both cards: it was taken away twice
     return mass

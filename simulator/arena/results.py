@@ -427,10 +427,10 @@ def _line_problem(data: Any, names: Sequence[str], num_blocks: int | None) -> st
     if not isinstance(players, dict) or sorted(players) != sorted(names):
         return f"players: expected the players {list(names)}"
     for name, totals in players.items():
-        if not isinstance(totals, dict) or not whole(totals.get("hands")) or \
-                type(totals.get("net")) is not int or \
-                type(totals.get("luck")) not in (int, float) or \
-                not isinstance(totals.get("positions"), dict):
+        if (not isinstance(totals, dict) or not whole(totals.get("hands")) or
+                type(totals.get("net")) is not int or
+                type(totals.get("luck")) not in (int, float) or
+                not isinstance(totals.get("positions"), dict)):
             return f"players.{name}: expected hands, net, luck and positions"
     faults = data.get("faults")
     if not isinstance(faults, list) or not all(

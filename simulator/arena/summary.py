@@ -422,8 +422,8 @@ def _aivat_lines(summary: RunSummary, short: str, w: int) -> list[str]:
         return []
     lines = [f"{'AIVAT':<12}{'':>7}  {short + ' [95% CI]':<{w}}{'variance / raw':<25}"]
     for name, aivat in players:
-        factor = "-" if aivat.variance_reduction is None else \
-            f"1/{aivat.variance_reduction:.1f}"
+        factor = ("-" if aivat.variance_reduction is None else
+            f"1/{aivat.variance_reduction:.1f}")
         if len(name) > 11:
             lines.append(name)
             name = ""

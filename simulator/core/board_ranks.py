@@ -269,8 +269,8 @@ class BoardRanks:
 
     def __init__(self, board: Sequence[int]) -> None:
         cards = tuple(int(c) for c in board)
-        if len(cards) not in (3, 4, 5) or len(set(cards)) != len(cards) \
-                or not all(0 <= c < NUM_CARDS for c in cards):
+        if (len(cards) not in (3, 4, 5) or len(set(cards)) != len(cards)
+                or not all(0 <= c < NUM_CARDS for c in cards)):
             raise CardError(f"bad board {cards!r}: expected 3, 4 or 5 distinct cards 0..51")
         self.board: tuple[int, ...] = cards
         self._board_arr = np.array(cards, dtype=np.int64)

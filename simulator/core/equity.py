@@ -76,8 +76,8 @@ def _board(board: Sequence[int]) -> tuple[int, ...]:
 @lru_cache(maxsize=256)
 def _checked_board(board: Sequence[int]) -> tuple[int, ...]:
     cards = tuple(int(c) for c in board)
-    if len(cards) not in (0, 3, 4, 5) or len(set(cards)) != len(cards) \
-            or not all(0 <= c < NUM_CARDS for c in cards):
+    if (len(cards) not in (0, 3, 4, 5) or len(set(cards)) != len(cards)
+            or not all(0 <= c < NUM_CARDS for c in cards)):
         raise CardError(f"bad board {cards!r}: expected 0, 3, 4 or 5 distinct cards 0..51")
     return cards
 
@@ -218,8 +218,8 @@ def free_masses_into(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
         h = holdings[i]
         a, b = hold_a[h], hold_b[h]
         for j in range(k):
-            out[i, j] = totals[j] - (by_a[a, j] + by_b[a, j]) - (by_a[b, j] + by_b[b, j]) \
-                + w[j, h]
+            out[i, j] = (totals[j] - (by_a[a, j] + by_b[a, j]) - (by_a[b, j] + by_b[b, j])
+                         + w[j, h])
 
 
 # The holdings by their low card and by their high card, each card's in holding order
@@ -252,10 +252,10 @@ def _free_masses_few(w: np.ndarray, totals: np.ndarray, holdings: np.ndarray,
         a, b = hold_a[h], hold_b[h]
         for j in range(w.shape[0]):
             row = w[j]
-            out[i, j] = totals[j] - (_card_mass(row, by_low, low_start, a)
-                                     + _card_mass(row, by_high, high_start, a)) \
-                - (_card_mass(row, by_low, low_start, b)
-                   + _card_mass(row, by_high, high_start, b)) + row[h]
+            out[i, j] = (totals[j] - (_card_mass(row, by_low, low_start, a)
+                                      + _card_mass(row, by_high, high_start, a))
+                         - (_card_mass(row, by_low, low_start, b)
+                            + _card_mass(row, by_high, high_start, b)) + row[h])
 
 
 def free_masses(w: np.ndarray, holdings: np.ndarray) -> np.ndarray:
@@ -315,8 +315,8 @@ def _multi_one(fin: np.ndarray, hero: int, w: np.ndarray, hold_a: np.ndarray,
             for o in range(fin.shape[1]):
                 theirs = fin[r, o]
                 x = w[j, o]
-                if theirs == 0 or x == 0.0 or hold_a[o] == a or hold_a[o] == b \
-                        or hold_b[o] == a or hold_b[o] == b:
+                if (theirs == 0 or x == 0.0 or hold_a[o] == a or hold_a[o] == b
+                        or hold_b[o] == a or hold_b[o] == b):
                     continue
                 total += x
                 if mine < theirs:

@@ -101,8 +101,8 @@ def quick_init(cls: type[R]) -> type[R]:
     build several such records at every action of every bot. Fields with plain defaults
     only (no factories, no ``__post_init__``): anything else is refused when the class is
     made."""
-    if not dataclasses.is_dataclass(cls) or "__slots__" not in cls.__dict__ \
-            or hasattr(cls, "__post_init__"):
+    if (not dataclasses.is_dataclass(cls) or "__slots__" not in cls.__dict__
+            or hasattr(cls, "__post_init__")):
         raise TypeError(f"quick_init: {cls.__name__} is not a slots dataclass without "
                         f"__post_init__")
     names: dict[str, Any] = {}

@@ -139,8 +139,8 @@ def _inner(kind: Any, part: int | str) -> Any:
     while get_origin(kind) is Annotated:
         kind = get_args(kind)[0]
     options = [a for a in get_args(kind) if a is not type(None)] or [kind]
-    for option in options if isinstance(kind, UnionType) or get_origin(kind) is Union \
-            else [kind]:
+    for option in (options if isinstance(kind, UnionType) or get_origin(kind) is Union
+            else [kind]):
         if isinstance(part, str) and part in _fields(option):
             return _fields(option)[part]
         if isinstance(part, int) and get_args(option):
