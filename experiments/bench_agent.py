@@ -47,9 +47,9 @@ import pokerkit
 import yaml
 from benchlib import pin_to_one_core
 
-import agent.heuristic
-import agent.postflop
-from agent.heuristic import HeuristicAgent
+import agent.heuristic.pipeline
+import agent.heuristic.postflop
+from agent.heuristic.bot import HeuristicAgent
 from agent.modeller import OpponentModeller
 from agent.strength import values
 from simulator import Action, Observation
@@ -104,21 +104,24 @@ class Steps:
     def install(self) -> None:
         """Wrap the decision pipelines and their steps, where the pipeline looks them up."""
         for owner, attr, name in (
-                (agent.heuristic, "postflop_rows", "the rest (glue of the post-flop pipeline)"),
-                (agent.postflop, "range_strength", "range_strength (HS, HS_n, PPOT, NPOT)"),
-                (agent.postflop, "hs_against_tops", "hs_against_tops (callers, re-raisers)"),
-                (agent.postflop, "board_values", "board_values (look-up)"),
-                (agent.postflop, "spot_of", "spot and candidates"),
-                (agent.postflop, "candidates", "spot and candidates"),
-                (agent.postflop, "_views", "opponent views (weak shares, answers)"),
-                (agent.postflop, "heuristic_estimates", "heuristic E parameters"),
-                (agent.postflop, "_chain_answers", "modeller.query (chain store)"),
-                (agent.postflop, "from_chains", "chain E parameters"),
-                (agent.postflop, "probabilities", "selector probabilities"),
+                (agent.heuristic.pipeline, "postflop_rows",
+                 "the rest (glue of the post-flop pipeline)"),
+                (agent.heuristic.postflop, "range_strength",
+                 "range_strength (HS, HS_n, PPOT, NPOT)"),
+                (agent.heuristic.postflop, "hs_against_tops",
+                 "hs_against_tops (callers, re-raisers)"),
+                (agent.heuristic.postflop, "board_values", "board_values (look-up)"),
+                (agent.heuristic.postflop, "spot_of", "spot and candidates"),
+                (agent.heuristic.postflop, "candidates", "spot and candidates"),
+                (agent.heuristic.postflop, "_views", "opponent views (weak shares, answers)"),
+                (agent.heuristic.postflop, "heuristic_estimates", "heuristic E parameters"),
+                (agent.heuristic.postflop, "_chain_answers", "modeller.query (chain store)"),
+                (agent.heuristic.postflop, "from_chains", "chain E parameters"),
+                (agent.heuristic.postflop, "probabilities", "selector probabilities"),
                 (OpponentModeller, "path_at", "modeller.path_at (the hand's picture)"),
                 (values, "_compute", "value vector of a new board"),
                 (BoardRanks, "_build", "board rank rows of a new board"),
-                (agent.heuristic, "preflop_rows", "pre-flop decision")):
+                (agent.heuristic.pipeline, "preflop_rows", "pre-flop decision")):
             root = attr in ("postflop_rows", "preflop_rows")
             setattr(owner, attr, self.wrap(name, getattr(owner, attr), root))
 

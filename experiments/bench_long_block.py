@@ -23,7 +23,7 @@ from pathlib import Path
 
 from benchlib import pin_to_one_core
 
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.bot import HeuristicAgent
 from simulator.core.game import GameConfig
 from simulator.play.match import play_match
 from simulator.play.registry import build, resolve

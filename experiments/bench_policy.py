@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from benchlib import pin_to_one_core
 
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.bot import HeuristicAgent
 from simulator import Action, Observation
 from simulator.core.cards import HOLDINGS
 from simulator.core.game import GameConfig

@@ -28,8 +28,8 @@ import numpy as np
 from action_profile import both_seatings, publish, watched
 from matchups import HEADS_UP_LIMIT
 
-from agent.heuristic import HeuristicAgent
-from agent.postflop import PostflopRows
+from agent.heuristic.bot import HeuristicAgent
+from agent.heuristic.postflop import PostflopRows
 from simulator import Action, ActionKind, Bot, Observation, Street
 from simulator.core.cards import HOLDING_INDEX, NUM_HOLDINGS
 from simulator.core.equity import equity

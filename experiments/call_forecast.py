@@ -1,7 +1,7 @@
 """E's forecast of a call against what the call really earns: a leak finder for the model of
 the streets to come.
 
-To price a call, E (:mod:`agent.evaluation`) forecasts the rest of the hand: the chance we
+To price a call, E (:mod:`agent.heuristic.evaluation`) forecasts the rest of the hand: the chance we
 give up later (Phf), that the opponent folds later (Pvf), that we win the showdown (Pw), and
 the pot. This script measures those forecasts. The agent plays a rival that states its policy
 (``simulator.PolicyBot``), heads-up fixed-limit, every deal in both seatings. At each of the
@@ -35,9 +35,9 @@ import numpy as np
 from action_profile import both_seatings
 from matchups import HEADS_UP_LIMIT
 
-from agent.heuristic import HeuristicAgent
-from agent.postflop import PostflopRows
-from agent.selector import draw_index
+from agent.heuristic.bot import HeuristicAgent
+from agent.heuristic.postflop import PostflopRows
+from agent.heuristic.selector import draw_index
 from simulator import Action, ActionKind, Bot, PolicyBot, Street
 from simulator.core.actions import ActionRecord
 from simulator.core.cards import HOLDING_INDEX

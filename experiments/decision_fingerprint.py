@@ -23,7 +23,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.bot import HeuristicAgent
 from simulator.core.game import GameConfig
 from simulator.play.match import play_match
 

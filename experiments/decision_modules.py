@@ -17,7 +17,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.bot import HeuristicAgent
 from simulator import Action, Observation, Street
 from simulator.core.game import GameConfig
 from simulator.play.match import play_match

@@ -3,7 +3,7 @@
 Heads-up limit, the agent (its defaults: ``equilibrium.play`` on) plays each rival for
 ``--hands`` hands in both seats from tuning seed ``--seed``, and the script prints, per seat,
 the hand after which it exploits that rival (``-`` if it never does), whether a losing run
-sent it back, and its win rate. See ``agent/deviation.py``.
+sent it back, and its win rate. See ``agent/heuristic/deviation.py``.
 
     python experiments/equilibrium_switch.py --hands 1000 --seed 9502 call mc raise cfr
 """
@@ -15,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from matchups import HEADS_UP_LIMIT
 
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.bot import HeuristicAgent
 from simulator.core.game import GameConfig
 from simulator.play.match import play_match
 from simulator.play.registry import build, resolve

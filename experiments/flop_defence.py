@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 from range_truth import ExactRange
 
-from agent.heuristic import HeuristicAgent
-from agent.postflop import PostflopRows
+from agent.heuristic.bot import HeuristicAgent
+from agent.heuristic.postflop import PostflopRows
 from simulator import Action, BaseBot, BotContext, Event, GameConfig, Observation, Street
 from simulator.core.cards import clashing_holdings
 from simulator.play.match import play_match

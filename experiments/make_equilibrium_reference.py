@@ -1,9 +1,11 @@
 """Write the equilibrium's action frequencies by spot: ``agent/equilibrium/data/reference.json``.
 
 The shipped strategy plays itself (``cfr`` against ``cfr``, heads-up limit, blinds 1/2); every
-action of every hand is counted at its key (:func:`agent.deviation.decisions`: street, on the
+action of every hand is counted at its key (:func:`agent.heuristic.deviation.decisions`: street, on
+the
 button, facing a bet, bets this round). The agent compares an opponent's counts with these
-(:mod:`agent.deviation`). Deterministic for a seed; about 3 minutes for 40,000 hands on two
+(:mod:`agent.heuristic.deviation`). Deterministic for a seed; about 3 minutes for 40,000 hands on
+two
 cores (the seeds of the two halves are ``seed`` and ``seed + 1``).
 
     python experiments/make_equilibrium_reference.py --hands 40000 --seed 31
@@ -20,7 +22,7 @@ from pathlib import Path
 
 from matchups import HEADS_UP_LIMIT
 
-from agent.deviation import REFERENCE_PATH, Key, decisions
+from agent.heuristic.deviation import REFERENCE_PATH, Key, decisions
 from agent.rivals.cfr import CfrBot
 from simulator.core.betting import Betting
 from simulator.core.game import GameConfig

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 from action_profile import both_seatings, watched
 
-from agent.heuristic import HeuristicAgent
-from agent.postflop import PostflopRows
+from agent.heuristic.bot import HeuristicAgent
+from agent.heuristic.postflop import PostflopRows
 from simulator import Action, Bot, Observation, PolicyBot, Street
 from simulator.core.board_ranks import board_ranks
 from simulator.core.cards import HOLDING_INDEX, HOLDINGS, clashing_holdings

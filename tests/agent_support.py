@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.bot import HeuristicAgent
 
 
 def pipeline(**params: Any) -> HeuristicAgent:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from agent.params import DEFAULT_FILE, AgentParamsError, load_agent_params
+from agent.heuristic.params import DEFAULT_FILE, AgentParamsError, load_agent_params
 from agent.preflop.params import (
     DEFAULT_PARAMS_FILE,
     default_preflop_params,

@@ -11,9 +11,9 @@ import pytest
 import yaml
 from acpc_support import TINY
 
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.bot import HeuristicAgent
+from agent.heuristic.traces import trace_name
 from agent.modeller.storage import model_name
-from agent.traces import trace_name
 from simulator.cli import main as holdem
 from simulator.core.files import FileRefused
 from simulator.core.game import GameConfig

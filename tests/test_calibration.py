@@ -7,9 +7,9 @@ import pytest
 from agent_support import pipeline
 from test_heuristic_agent import LIMIT, Script, deal_with, one_hand
 
-from agent.calibration import ShowdownCalibration, fit, logit
-from agent.heuristic import HeuristicAgent
-from agent.trust import WINDOW
+from agent.heuristic.bot import HeuristicAgent
+from agent.heuristic.calibration import ShowdownCalibration, fit, logit
+from agent.heuristic.trust import WINDOW
 from simulator import BaseBot, Street
 from simulator.play.baseline import CallBot
 from simulator.play.match import play_match

@@ -1,4 +1,5 @@
-"""The switch from the equilibrium to exploiting play (``agent.deviation``), and the agent that
+"""The switch from the equilibrium to exploiting play (``agent.heuristic.deviation``), and the
+agent that
 uses it (``equilibrium.play``)."""
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import numpy as np
 import pytest
 from policy_support import at_decision, live_holdings, recorded_decisions
 
-from agent.deviation import (
+from agent.heuristic.bot import HeuristicAgent
+from agent.heuristic.deviation import (
     Decided,
     Opponent,
     Portfolio,
@@ -21,9 +23,8 @@ from agent.deviation import (
     log_evidence,
     losing,
 )
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.traces import DecisionRecord, parse_record
 from agent.rivals.cfr import CfrBot
-from agent.traces import DecisionRecord, parse_record
 from simulator import GameConfig
 from simulator.arena.config import parse_config
 from simulator.arena.tournament import run_tournament

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.selector import draw_index
+from agent.heuristic.selector import draw_index
 
 
 def numpy_form(weights: np.ndarray, rng: np.random.Generator) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.ehs_cli import main
+from agent.commands.ehs import main
 from agent.preflop.income_rates import income_rate, ir
 from agent.strength.ehs import effective_hand_strength, hand_detail
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agent.evaluation import (
+from agent.heuristic.evaluation import (
     FOLD_NOW,
     Candidate,
     EParams,
@@ -17,9 +17,9 @@ from agent.evaluation import (
     fold_to_size,
     heuristic_params,
 )
+from agent.heuristic.params import load_agent_params
+from agent.heuristic.selector import SelectorParams, choose, probabilities, selection_weights
 from agent.modeller import ChainAnswer, EndingStats
-from agent.params import load_agent_params
-from agent.selector import SelectorParams, choose, probabilities, selection_weights
 from simulator import Action, LegalActions
 
 PARAMS = load_agent_params().evaluation

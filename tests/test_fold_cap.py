@@ -19,10 +19,10 @@ from policy_support import (
     replayed,
 )
 
-from agent.fold_cap import CappedCall, fold_share, may_fold
-from agent.heuristic import HeuristicAgent
-from agent.pipeline import Pipeline
-from agent.preflop_policy import preflop_reach, raise_answers
+from agent.heuristic.bot import HeuristicAgent
+from agent.heuristic.fold_cap import CappedCall, fold_share, may_fold
+from agent.heuristic.pipeline import Pipeline
+from agent.heuristic.preflop_policy import preflop_reach, raise_answers
 from agent.rivals.rock import RockBot
 from simulator import ActionKind, GameConfig, HandEnded, Observation, Street
 from simulator.core.cards import HOLDING_INDEX

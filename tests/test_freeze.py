@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.bot import HeuristicAgent
 from agent.rivals.exploiter import ExploiterBot
 from agent.rivals.loki import LokiBot
 from simulator.core.game import GameConfig

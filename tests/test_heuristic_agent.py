@@ -12,10 +12,10 @@ from agent_support import pipeline
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.explain_cli import explain
-from agent.heuristic import HeuristicAgent
+from agent.commands.explain import explain
+from agent.heuristic.bot import HeuristicAgent
+from agent.heuristic.params import AgentParamsError
 from agent.modeller.storage import model_name
-from agent.params import AgentParamsError
 from agent.rivals.mc import MonteCarloBot
 from simulator import (
     Action,
@@ -263,8 +263,8 @@ def test_traces_explain_a_hand(tmp_path: Path) -> None:
 
 
 def test_the_shipped_modeller_section_is_the_modellers_own_default() -> None:
+    from agent.heuristic.params import load_agent_params
     from agent.modeller import ModellerParams
-    from agent.params import load_agent_params
 
     shipped = load_agent_params().modeller_params()
     assert shipped == ModellerParams()

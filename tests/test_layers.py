@@ -4,8 +4,9 @@ The table of layers, lowest first, is in ``simulator/README.md``. Every import c
 ones inside functions included.
 
 A sub-folder is a layer by its package name (``simulator.core`` covers every module under
-``simulator/core/``); the modules that sit directly in ``simulator/`` and ``agent/`` are listed
-by name, so a new module there, or a new sub-folder, must be given its layer here.
+``simulator/core/``); the modules that sit directly in ``simulator/`` are listed by name
+(``agent/`` holds only
+packages), so a new module there, or a new sub-folder, must be given its layer here.
 """
 
 from __future__ import annotations
@@ -29,12 +30,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("agent.preflop",),
     ("agent.equilibrium",),
     ("agent.modeller",),
-    ("agent", "agent.calibration", "agent.defense", "agent.deviation", "agent.ehs_cli",
-     "agent.estimates", "agent.evaluation", "agent.explain_cli", "agent.fold_cap",
-     "agent.heuristic", "agent.learners", "agent.opponents", "agent.params", "agent.pipeline",
-     "agent.play_cli", "agent.postflop", "agent.preflop_policy", "agent.selector",
-     "agent.trace_records", "agent.traces", "agent.trust", "agent.warm_up"),
+    ("agent.heuristic",),
     ("agent.rivals",),
+    ("agent.commands", "agent"),
 )
 PACKAGES = {"simulator", "agent"}
 

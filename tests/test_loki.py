@@ -386,7 +386,7 @@ def test_it_is_deterministic_with_a_seed() -> None:
 
 def test_its_model_keeps_papps_three_contexts_only() -> None:
     """Loki-1 counts by bets to call: the agent's raised-back context is not Papp's."""
-    from agent.heuristic import HeuristicAgent
+    from agent.heuristic.bot import HeuristicAgent
     from agent.modeller.tracker import RAISED_BACK
 
     game = GameConfig(variant="limit", blinds=(1, 2), small_bet=2, stack=2000)

@@ -21,7 +21,7 @@ import pytest
 import yaml
 from modeller_support import ModelBot
 
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.bot import HeuristicAgent
 from agent.modeller import ModelFileError, OpponentModeller, storage
 from agent.modeller.storage import model_name
 from simulator import BotContext, GameConfig

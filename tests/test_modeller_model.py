@@ -406,7 +406,7 @@ def test_a_hypothetical_action_changes_nothing_real() -> None:
 
 @pytest.mark.parametrize("mode", ["off", "frequencies", "full"])
 def test_seen_folds_start_at_none_and_count_only_real_folds(mode: str) -> None:
-    # a steal's fold chance (agent.preflop_policy): no folds until some are seen, whatever
+    # a steal's fold chance (agent.heuristic.preflop_policy): no folds until some are seen, whatever
     # Table B.2 says (half the players facing a bet fold), and then folds over max(n, prior)
     asked: list[tuple[float, int, int]] = []
 

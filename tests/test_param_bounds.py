@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
-from agent.heuristic import HeuristicAgent
-from agent.params import AgentParamsError
+from agent.heuristic.bot import HeuristicAgent
+from agent.heuristic.params import AgentParamsError
 from simulator.arena.config import ConfigError, parse_config
 from simulator.arena.tournament import check_bots
 from simulator.cli import main as holdem

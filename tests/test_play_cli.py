@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from agent.play_cli import TerminalPlayer, main
+from agent.commands.play import TerminalPlayer, main
 from simulator import (
     ActionRecord,
     ActionTaken,

@@ -16,7 +16,7 @@ from policy_support import (
     recorded_decisions,
 )
 
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.bot import HeuristicAgent
 from simulator import GameConfig, HoldemError, PolicyBot, PolicyError
 from simulator.play.baseline import CallBot, RandomBot
 

@@ -17,7 +17,7 @@ import pytest
 from policy_rivals import RIVALS, random_opponents
 from policy_support import recorded_decisions, replayed
 
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.bot import HeuristicAgent
 from agent.rivals.cfr import CfrBot
 from simulator import Action, BaseBot, GameConfig, Observation, Policy, StepWithPolicyBot
 from simulator.arena.aivat import AivatRecorder

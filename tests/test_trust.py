@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agent.trust import EM_STEPS, WINDOW, RangeTrust, _em, mixed, shown_likelihoods
+from agent.heuristic.trust import EM_STEPS, WINDOW, RangeTrust, _em, mixed, shown_likelihoods
 
 
 def numpy_em(pw: np.ndarray, pu: np.ndarray, prior: float, prior_weight: float) -> float:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.heuristic import HeuristicAgent
+from agent.heuristic.bot import HeuristicAgent
+from agent.heuristic.warm_up import TABLES, _plays, play_table, warm_up
 from agent.rivals.cfr import CfrBot
-from agent.warm_up import TABLES, _plays, play_table, warm_up
 from simulator import Street
 from simulator.play.registry import prepare, resolve
 

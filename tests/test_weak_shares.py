@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.opponents import weak_shares
+from agent.heuristic.opponents import weak_shares
 from simulator.core.cards import HOLDINGS
 from simulator.core.equity import free_masses
 from simulator.core.ratios import ratio

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agent.params import AgentParamsError, load_agent_params
+from agent.heuristic.params import AgentParamsError, load_agent_params
 from agent.preflop.params import PreflopParamsError, load_preflop_params
 from simulator.arena.acpc_cli import main as acpc
 from simulator.arena.config import load_config

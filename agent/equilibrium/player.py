@@ -2,7 +2,7 @@
 solved for, for any holdings, as a table look-up.
 
 Both the ``cfr`` rival (which draws from it) and the heuristic agent (which plays it until
-an opponent shows itself exploitable, :mod:`agent.deviation`) read the strategy through
+an opponent shows itself exploitable, :mod:`agent.heuristic.deviation`) read the strategy through
 :class:`EquilibriumPlayer`, so the two play it alike. The node is a function of the public
 history alone, so a hypothetical history works as well as a real one.
 

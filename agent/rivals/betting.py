@@ -25,7 +25,7 @@ from typing import Protocol
 
 import numpy as np
 
-from agent.selector import draw
+from agent.heuristic.selector import draw
 from simulator import Action, Observation, Policy
 from simulator.core import sizing
 from simulator.core.sizing import raise_to_fraction

@@ -34,8 +34,8 @@ import numpy as np
 
 from agent.equilibrium import strategy as strategy_file
 from agent.equilibrium.player import GAME, EquilibriumPlayer, refusal
+from agent.heuristic.warm_up import WarmsUp
 from agent.rivals.betting import DrawsFromPolicy
-from agent.warm_up import WarmsUp
 from simulator import BaseBot, BotContext, GameConfig
 from simulator.core.errors import GameError
 

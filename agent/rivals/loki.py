@@ -83,18 +83,18 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from agent.defense import DefenseParams
+from agent.heuristic.defense import DefenseParams
+from agent.heuristic.preflop_policy import PreflopRows, preflop_rows
+from agent.heuristic.selector import draw_index
+from agent.heuristic.warm_up import WarmsUp
 from agent.modeller import ModellerParams, OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.preflop.expert import PreflopExpert
 from agent.preflop.params import default_preflop_params
-from agent.preflop_policy import PreflopRows, preflop_rows
 from agent.rivals.betting import bet_or_raise, check_or_fold, pot_odds, pot_raise_to
 from agent.rivals.params import LokiParams, RivalParamsError, validated
-from agent.selector import draw_index
 from agent.strength.against import TableStrength
 from agent.strength.range_strength import RangeStrength, range_strength
-from agent.warm_up import WarmsUp
 from simulator import (
     Action,
     ActionKind,
@@ -318,7 +318,8 @@ class LokiBot(WarmsUp, BaseBot):
 
     **Its policy** (``simulator.PolicyBot``): before the flop the expert's strategies with
     their noise averaged out and narrowed by Bayes over our earlier pre-flop actions
-    (:func:`agent.preflop_policy.preflop_rows`, without the agent's defence); after it, the
+    (:func:`agent.heuristic.preflop_policy.preflop_rows`, without the agent's defence); after it,
+    the
     rules' chances for each holding, where the hidden "a semi-bluff goes on" is the chance,
     by Bayes over our bet on the previous round, that the bet was a semi-bluff. ``act``
     draws from its own holding's row, so nothing is kept between decisions but the model.

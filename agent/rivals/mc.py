@@ -24,10 +24,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from agent.heuristic.warm_up import WarmsUp
 from agent.rivals.betting import CALL, FOLD, RAISE, DrawsFromPolicy, choice_policy, pot_odds
 from agent.rivals.equity import equities_against
 from agent.rivals.params import MCParams, validated
-from agent.warm_up import WarmsUp
 from simulator import BaseBot, Observation, Policy
 from simulator.play.protocol import holding_indices, own_holding
 

@@ -24,11 +24,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from agent.heuristic.warm_up import WarmsUp
 from agent.rivals.betting import DrawsFromPolicy, choice_policy
 from agent.rivals.equity import equities_against
 from agent.rivals.hand_values import preflop_values
 from agent.rivals.params import StyleParams, validated
-from agent.warm_up import WarmsUp
 from simulator import BaseBot, Observation, Policy
 from simulator.play.protocol import holding_indices
 

@@ -18,7 +18,13 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent.traces import DecisionRecord, EndRecord, TraceError, read_trace_lines, trace_path
+from agent.heuristic.traces import (
+    DecisionRecord,
+    EndRecord,
+    TraceError,
+    read_trace_lines,
+    trace_path,
+)
 from simulator import HoldemError
 from simulator.core.helptext import summary
 from simulator.play.registry import registered
@@ -93,7 +99,7 @@ def _end(record: EndRecord) -> list[str]:
             f"  board {record.board or '-'}; shown: {shown}; result {record.net:+d} chips"]
 
 
-HEURISTIC = "agent.heuristic:HeuristicAgent"
+HEURISTIC = "agent.heuristic.bot:HeuristicAgent"
 RUN_FILE_LIMIT = 10_000_000  # bytes of run.json read at most
 
 

@@ -12,7 +12,7 @@ range as it stood when the hand ended, and the outcome ``y`` (1 a win, 1/2 a spl
 Per opponent and :func:`situation` (whether it bet or raised on the river: a player's river
 bets and its checked-down hands are misread in opposite directions, and one map for both
 corrected neither), a logistic fit ``P(win) = L(a + b x)`` over its last
-:data:`agent.trust.WINDOW` showdowns, with ``prior_weight`` pseudo-showdowns' worth of
+:data:`agent.heuristic.trust.WINDOW` showdowns, with ``prior_weight`` pseudo-showdowns' worth of
 Gaussian prior at the identity (``a = 0, b = 1``: HS taken as it is), maps HS to the
 calibrated win probability. With no showdowns the map is the identity; with many it follows
 the evidence.
@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from agent.heuristic.trust import RangeTrust, ShowdownWindow, mixed
 from agent.modeller.hand import HandModel
 from agent.strength.range_strength import range_strength
-from agent.trust import RangeTrust, ShowdownWindow, mixed
 from simulator import ActionKind, Street
 from simulator.core.cards import HOLDING_INDEX
 

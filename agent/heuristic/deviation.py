@@ -162,7 +162,7 @@ class Opponent:
 
 
 class PortfolioParams(BaseModel):
-    """The switch's parameters (values proposed here, in ``agent/data/default.yaml``)."""
+    """The switch's parameters (values proposed here, in ``agent/heuristic/data/default.yaml``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
@@ -271,7 +271,8 @@ class EquilibriumFirst:
 
 @dataclass(frozen=True, slots=True)
 class EquilibriumRows:
-    """The equilibrium's rows as a decision's rows (``agent.trace_records.DecisionRows``)."""
+    """The equilibrium's rows as a decision's rows
+    (``agent.heuristic.trace_records.DecisionRows``)."""
 
     policy: Policy
 

@@ -3,14 +3,14 @@
 It wires together the paper's five parts:
 
 * pre-flop, the **pre-flop expert** (Loki's rules on the income-rate tables) with the
-  pot-odds defence decides (:mod:`agent.preflop_policy`);
+  pot-odds defence decides (:mod:`agent.heuristic.preflop_policy`);
 * after the flop, the **hand evaluator** measures our strength against each live opponent's
   weight array, which the **opponent modeller** keeps (with its action frequencies and
   betting-chain store, fed by every event the bot observes; with ``calibration.enabled``
   the river strength is mapped by what the showdowns against that opponent showed); the
   **evaluation function** prices every candidate action, with parameters from the chain
   store when enough similar chains exist, else from heuristics; the **selector** gives each
-  its chance (:mod:`agent.postflop`).
+  its chance (:mod:`agent.heuristic.postflop`).
 
 Both are computed for any list of holdings at once: that is the bot's **policy**, the
 chance of each action had it held each holding since the deal (``simulator.PolicyBot``).
@@ -21,7 +21,7 @@ the bot's random draws are averaged out.
 
 Heads-up limit, with ``equilibrium.play``, the agent first plays the shipped equilibrium
 strategy (:mod:`agent.equilibrium.player`) against each opponent, and switches to the play
-above once that opponent's actions show it deviates (:mod:`agent.deviation`); the mode is
+above once that opponent's actions show it deviates (:mod:`agent.heuristic.deviation`); the mode is
 fixed for a hand when it starts, so it is part of the learned model, never a hidden draw.
 A decision taken in the equilibrium is traced with the strategy's chances.
 
@@ -41,24 +41,24 @@ from typing import Any
 
 import numpy as np
 
-from agent.deviation import EquilibriumFirst
-from agent.fold_cap import CappedCall
-from agent.learners import Learners
-from agent.modeller import OpponentModeller
-from agent.modeller.storage import model_name
-from agent.params import (
+from agent.heuristic.deviation import EquilibriumFirst
+from agent.heuristic.fold_cap import CappedCall
+from agent.heuristic.learners import Learners
+from agent.heuristic.params import (
     AgentParams,
     documented_params,
     identity,
     load_agent_params,
     seat_params,
 )
-from agent.pipeline import Pipeline, Rows
+from agent.heuristic.pipeline import Pipeline, Rows
+from agent.heuristic.selector import draw_index
+from agent.heuristic.trace_records import DecisionRows, decision_record, end_record
+from agent.heuristic.traces import TraceWriter, trace_name
+from agent.heuristic.warm_up import WarmsUp
+from agent.modeller import OpponentModeller
+from agent.modeller.storage import model_name
 from agent.preflop.expert import PreflopExpert
-from agent.selector import draw_index
-from agent.trace_records import DecisionRows, decision_record, end_record
-from agent.traces import TraceWriter, trace_name
-from agent.warm_up import WarmsUp
 from simulator import (
     Action,
     ActionTaken,
@@ -90,7 +90,8 @@ class _Decided:
 class HeuristicAgent(WarmsUp, BaseBot):
     """Direct-estimation heuristic agent: E(t) of each action, chosen at random among the
     positive ones; pre-flop by Loki's income-rate rules. Parameters: ``config`` (a YAML file
-    by path, merged over the packaged ``agent/data/default.yaml``) and dotted overrides."""
+    by path, merged over the packaged ``agent/heuristic/data/default.yaml``) and dotted
+    overrides."""
 
     def __init__(self, config: str | None = None, seed: int | None = None,
                  **overrides: Any) -> None:

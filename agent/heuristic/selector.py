@@ -9,7 +9,7 @@ round, the weight of betting again is multiplied by ``1 + continued_aggression``
 randomness comes from the generator the bot passes in, so matches replay exactly.
 
 >>> import numpy as np
->>> from agent.evaluation import Candidate
+>>> from agent.heuristic.evaluation import Candidate
 >>> from simulator import Action
 >>> fold, call = Candidate.fold(), Candidate(Action.call(), "call", 2)
 >>> bet = Candidate(Action.raise_to(4), "raise", 4)
@@ -31,12 +31,13 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent.evaluation import Candidate
+from agent.heuristic.evaluation import Candidate
 from simulator import Action, Policy
 
 
 class SelectorParams(BaseModel):
-    """How E turns into a choice (values proposed here, in ``agent/data/default.yaml``)."""
+    """How E turns into a choice (values proposed here, in
+    ``agent/heuristic/data/default.yaml``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 

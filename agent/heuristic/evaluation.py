@@ -35,7 +35,7 @@ The parameters come from two sources:
 A hand-computed case, heads-up on the river: the pot is 10 with a bet of 2 to call, we win
 60% of showdowns. Calling is worth 0.6 * 12 - 2 = 5.2:
 
->>> from agent.params import load_agent_params
+>>> from agent.heuristic.params import load_agent_params
 >>> params = load_agent_params().evaluation
 >>> spot = Spot(pot=10, to_call=2, our_bet=0, stack=100, street=3, is_limit=True,
 ...             bet_unit=2, future_unit=2, opponent_calls=(0,), opponent_stacks=(98,))
@@ -72,7 +72,8 @@ MAX_SIZE_POTS = 1000.0
 
 class EvaluationParams(BaseModel):
     """Parameters of E(t), all proposed here (the seed report fixes none); their values live in
-    ``agent/data/default.yaml``. Every one is finite and bounded so that play is possible."""
+    ``agent/heuristic/data/default.yaml``. Every one is finite and bounded so that play is
+    possible."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
@@ -350,7 +351,7 @@ def behind_share(params: EvaluationParams, bet_trust: Sequence[float]) -> float:
     ``behind``; for ``by_trust`` the opponents' mean of ``1 - trust / give_up_trust``, each
     clipped into [0, 1] (no opponent's trust known: 0).
 
-    >>> from agent.params import load_agent_params
+    >>> from agent.heuristic.params import load_agent_params
     >>> p = load_agent_params(None, {"evaluation.give_up": "by_trust",
     ...                              "evaluation.give_up_trust": 0.3}).evaluation
     >>> [behind_share(p, t) for t in ([0.0], [0.15], [0.6], [])]

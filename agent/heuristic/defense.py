@@ -17,7 +17,7 @@ and never look at the price or at the opponent in front of them.
   account: the chance ``F`` that every opponent folds takes the pot, and otherwise the hand
   plays for its realized equity against the ranges that call (:func:`worth_stealing`). ``F``
   counts only the folds the modeller has seen (no folds by default until it has seen enough,
-  :func:`agent.preflop_policy.raise_answers`): against a player not yet seen, or one who
+  :func:`agent.heuristic.preflop_policy.raise_answers`): against a player not yet seen, or one who
   never folds, ``F`` is 0 and only strong hands clear it.
 * **Value raises** (``value_raise``). The rules call or check with hands that are well ahead
   of what an opponent really plays: against a player that raises or calls every hand, half
@@ -32,7 +32,7 @@ The equity against one range is exact (the shipped holding-against-holding table
 against each, as if beating one opponent said nothing about beating the next (the agent's
 own HS_n takes the same view after the flop).
 
->>> from agent.params import load_agent_params
+>>> from agent.heuristic.params import load_agent_params
 >>> p = load_agent_params().defense
 >>> worth_calling(0.40, to_call=2, pot=6, params=p), worth_calling(0.22, 2, 6, p)
 (True, False)
@@ -116,7 +116,7 @@ def worth_stealing(equity: np.ndarray, called: np.ndarray, fold_all: float, pot:
     fold the raise is worth 1.5 + 0.5 (0.8 x 0.4 x 8 - 3) = 1.28 against the call's 0.6; when
     none fold, -0.44.
 
-    >>> from agent.params import load_agent_params
+    >>> from agent.heuristic.params import load_agent_params
     >>> p = load_agent_params().defense
     >>> eq, called = np.array([0.5]), np.array([0.4])
     >>> [bool(worth_stealing(eq, called, f, 3, 1, 3, 8, p)[0]) for f in (0.5, 0.0)]

@@ -34,7 +34,7 @@ from simulator import Observation
 
 
 class FoldCapParams(BaseModel):
-    """The cap's parameters (values proposed here, in ``agent/data/default.yaml``)."""
+    """The cap's parameters (values proposed here, in ``agent/heuristic/data/default.yaml``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 

@@ -1,7 +1,7 @@
 """The trace records of a decision and of a hand's end, built from what the agent computed.
 
 A decision's record holds the row of the agent's own holding (the first of the holdings its
-pipeline was asked about): see :mod:`agent.traces` for the schema. Each kind of rows says
+pipeline was asked about): see :mod:`agent.heuristic.traces` for the schema. Each kind of rows says
 what its row puts in the record (:class:`DecisionRows`).
 """
 
@@ -12,8 +12,8 @@ from typing import Any, Protocol, TypedDict
 
 import numpy as np
 
+from agent.heuristic.traces import DecisionRecord, EndRecord
 from agent.modeller.hand import HandModel
-from agent.traces import DecisionRecord, EndRecord
 from simulator import Action, ActionKind, BotContext, Observation, Policy, Street
 from simulator.core.cards import format_cards
 

@@ -14,7 +14,7 @@ taken the action we took there (Bayes; each strategy acts deterministically give
 A holding no strategy explains keeps the prior: it is a hand we could not have, and any
 distribution will do for it.
 
-**The defence, value raises and steals** (:mod:`agent.defense`), with the ranges as they
+**The defence, value raises and steals** (:mod:`agent.heuristic.defense`), with the ranges as they
 stood at that decision. Where a strategy folds a hand that faces a bet, the hand calls
 instead if its equity against the opponents' ranges, discounted by ``realization``, beats
 the pot odds. Where a strategy does not raise a hand whose equity clears the value bar, or
@@ -33,17 +33,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agent.defense import (
+from agent.heuristic.defense import (
     DefenseParams,
     worth_calling,
     worth_raising,
     worth_stealing,
 )
+from agent.heuristic.traces import PreflopRecord
 from agent.modeller import OpponentModeller
 from agent.modeller.hand import HandModel
 from agent.preflop.expert import PreflopExpert
 from agent.preflop.situation import Situation, situation_of
-from agent.traces import PreflopRecord
 from simulator import Action, ActionKind, ActionRecord, Observation, Policy, Street
 from simulator.core.equity import preflop_equity_product
 from simulator.core.frozen import quick_init
@@ -126,7 +126,7 @@ class PreflopRows:
         """The first holding's row at ``obs`` as its trace record's street-specific fields."""
         equity = None if self.equity is None else float(self.equity[0])
         pays = price = None
-        if equity is not None:  # the defence's own test (agent.defense.worth_calling)
+        if equity is not None:  # the defence's own test (agent.heuristic.defense.worth_calling)
             odds = pot_odds(obs.pot, obs.legal.call_amount)
             price, pays = odds / self.realization, self.realization * equity >= odds
         return {"preflop": PreflopRecord(

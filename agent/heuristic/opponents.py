@@ -4,12 +4,12 @@ answers a bet or a check of ours. Built once per decision, for every holding ask
 An :class:`OpponentView` holds, for one live opponent:
 
 * ``weights``: its weights mixed with the uniform range by our ``trust`` in them
-  (:func:`agent.trust.mixed`), over the holdings the board leaves it; our own cards are
+  (:func:`agent.heuristic.trust.mixed`), over the holdings the board leaves it; our own cards are
   left out later, per holding asked about;
 * ``weak``: per holding asked about, the share of that range (without the holdings that
   share a card with ours) whose value (EHS' against anyone) is below ``fold_value``: the
   part that may fold to a bet;
-* ``bet_trust``: our trust in its range after its bets (:mod:`agent.trust`, the bet line),
+* ``bet_trust``: our trust in its range after its bets (:mod:`agent.heuristic.trust`, the bet line),
   what its bets to come tell of its cards;
 * ``bet`` and ``check``: its action frequencies in the context our bet or raise would leave
   it in, and in its context now (:mod:`agent.modeller.tracker`). Facing our bet it folds at
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from agent.evaluation import OpponentTendency, Values
+from agent.heuristic.evaluation import OpponentTendency, Values
 from agent.strength.numpy_sums import pairwise_sum
 from simulator.core.board_ranks import HOLD_A, HOLD_B
 from simulator.core.equity import free_masses_into

@@ -1,8 +1,9 @@
 """The heuristic agent's decision, assembled once when the bot is made.
 
 A decision is a pipeline of pure steps over typed records: pre-flop the rules with the
-defence (:mod:`agent.preflop_policy`), after the flop the views, the strength, E and the
-selector (:mod:`agent.postflop`). Which optional parts take part (the showdown calibration,
+defence (:mod:`agent.heuristic.preflop_policy`), after the flop the views, the strength, E and the
+selector (:mod:`agent.heuristic.postflop`). Which optional parts take part (the showdown
+calibration,
 the fold cap) follows from the parameters, so it is chosen here, once, and each part the
 steps read is built here: the opponents' answers to a raise, the cached pre-flop reach.
 """
@@ -13,19 +14,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agent.fold_cap import FoldCap
-from agent.learners import Learners
-from agent.modeller import OpponentModeller
-from agent.params import AgentParams
-from agent.postflop import PostflopParts, PostflopRows, postflop_rows
-from agent.preflop.expert import PreflopExpert
-from agent.preflop_policy import (
+from agent.heuristic.fold_cap import FoldCap
+from agent.heuristic.learners import Learners
+from agent.heuristic.params import AgentParams
+from agent.heuristic.postflop import PostflopParts, PostflopRows, postflop_rows
+from agent.heuristic.preflop_policy import (
     PreflopReach,
     PreflopRows,
     RaiseAnswers,
     preflop_rows,
     raise_answers,
 )
+from agent.modeller import OpponentModeller
+from agent.preflop.expert import PreflopExpert
 from simulator import Observation, Street
 
 Rows = PreflopRows | PostflopRows

@@ -96,7 +96,7 @@ def on_bet_line(hand: HandModel, seat: int) -> bool:
 @dataclass
 class ShowdownWindow:
     """One opponent's last ``WINDOW`` showdowns, a ring of pairs of numbers (here p_w and
-    p_u; :mod:`agent.calibration` keeps its own pairs in one too)."""
+    p_u; :mod:`agent.heuristic.calibration` keeps its own pairs in one too)."""
 
     first: np.ndarray = field(default_factory=lambda: np.empty(WINDOW))
     second: np.ndarray = field(default_factory=lambda: np.empty(WINDOW))

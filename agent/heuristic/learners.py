@@ -2,17 +2,19 @@
 
 Three learners read a hand's end; the decision only reads them:
 
-* the **range trust** (:mod:`agent.trust`): how far each opponent's weight array is believed,
+* the **range trust** (:mod:`agent.heuristic.trust`): how far each opponent's weight array is
+  believed,
   fitted to the holdings it shows down;
-* the **showdown calibration** (:mod:`agent.calibration`, with ``calibration.enabled``): what
+* the **showdown calibration** (:mod:`agent.heuristic.calibration`, with ``calibration.enabled``):
+  what
   a river strength against that opponent turned out to be worth at its showdowns;
-* the **fold cap's call outcomes** (:mod:`agent.fold_cap`): what the calls the cap made
+* the **fold cap's call outcomes** (:mod:`agent.heuristic.fold_cap`): what the calls the cap made
   against an opponent earned, scored when the hand ends.
 
 :class:`Learners` holds the three and the calls the cap made in the current hand, and is
 told of showdowns and hand ends; a frozen agent never tells it (``HeuristicAgent.freeze``).
 
->>> from agent.params import load_agent_params
+>>> from agent.heuristic.params import load_agent_params
 >>> learners = Learners.of(load_agent_params(None, {}))
 >>> learners.capped(CappedCall("p1", 0.5, 6))
 >>> learners.hand_ended(-14, 2)  # (-14 + 6) / 2 = -4 big blinds, at the cap's share 0.5
@@ -27,11 +29,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agent.calibration import ShowdownCalibration
-from agent.fold_cap import CallOutcomes, CappedCall, outcome_cap
+from agent.heuristic.calibration import ShowdownCalibration
+from agent.heuristic.fold_cap import CallOutcomes, CappedCall, outcome_cap
+from agent.heuristic.params import AgentParams
+from agent.heuristic.trust import RangeTrust
 from agent.modeller.hand import HandModel
-from agent.params import AgentParams
-from agent.trust import RangeTrust
 
 
 @dataclass

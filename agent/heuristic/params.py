@@ -1,6 +1,6 @@
 """The agent's parameters: the packaged defaults, a user's file over them, single overrides.
 
-Every number the agent uses has its default in ``agent/data/default.yaml``, shipped inside
+Every number the agent uses has its default in ``agent/heuristic/data/default.yaml``, shipped inside
 the package (the pre-flop expert's in ``agent/preflop/data/preflop.yaml``); no default is
 written anywhere else. A seat names its own file by path and overrides single parameters by
 dotted keys inside its ``params``::
@@ -23,7 +23,7 @@ together) are what :func:`identity` returns, so a run's identity notices an edit
 >>> load_agent_params(None, {"selector.temprature": 0.5})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-agent.params.AgentParamsError: ...default.yaml (with overrides): selector.temprature: unknown key...
+agent.heuristic.params.AgentParamsError: ...(with overrides): selector.temprature: unknown key...
 """
 
 from __future__ import annotations
@@ -35,15 +35,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from agent.calibration import CalibrationParams
-from agent.defense import DefenseParams
-from agent.deviation import PortfolioParams
-from agent.evaluation import EvaluationParams
-from agent.fold_cap import FoldCapParams
+from agent.heuristic.calibration import CalibrationParams
+from agent.heuristic.defense import DefenseParams
+from agent.heuristic.deviation import PortfolioParams
+from agent.heuristic.evaluation import EvaluationParams
+from agent.heuristic.fold_cap import FoldCapParams
+from agent.heuristic.selector import SelectorParams
+from agent.heuristic.trust import TrustParams
 from agent.modeller import ModellerParams
 from agent.preflop.params import PreflopParams, load_preflop_params
-from agent.selector import SelectorParams
-from agent.trust import TrustParams
 from simulator import HoldemError
 from simulator.core.packaged import packaged_file
 from simulator.core.validation import (
@@ -53,8 +53,8 @@ from simulator.core.validation import (
     validation_message,
 )
 
-DEFAULT_FILE = packaged_file("agent", "data", "default.yaml")
-SECTIONS = {"modeller": packaged_file("agent", "data"),
+DEFAULT_FILE = packaged_file("agent.heuristic", "data", "default.yaml")
+SECTIONS = {"modeller": packaged_file("agent.heuristic", "data"),
             "preflop": packaged_file("agent.preflop", "data")}
 """Where a section file named without a folder is found when it is not beside its file."""
 
@@ -64,7 +64,7 @@ class AgentParamsError(HoldemError, ValueError):
 
 
 class AgentParams(BaseModel):
-    """Everything the heuristic agent reads; see ``agent/data/default.yaml``."""
+    """Everything the heuristic agent reads; see ``agent/heuristic/data/default.yaml``."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 

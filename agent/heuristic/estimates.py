@@ -1,9 +1,9 @@
 """E's parameters of every candidate action, for every holding asked about, from the spot, our
 strength and the opponents' views: the pure heart of a post-flop decision.
 
-Two sources, as :mod:`agent.evaluation` defines them:
+Two sources, as :mod:`agent.heuristic.evaluation` defines them:
 
-* the heuristic model (:func:`agent.evaluation.heuristic_params`) with our win probability
+* the heuristic model (:func:`agent.heuristic.evaluation.heuristic_params`) with our win probability
   against the whole ranges (EHS), against the hands that would call a bet (``p_called``)
   and against those that would re-raise (``p_reraised``), and the share of EHS that comes
   from improving (``(1 - HS_n) PPOT / EHS``);
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agent.evaluation import (
+from agent.heuristic.evaluation import (
     FOLD_NOW,
     Candidate,
     EParams,
@@ -32,8 +32,8 @@ from agent.evaluation import (
     behind_share,
     chain_params,
 )
+from agent.heuristic.opponents import OpponentView
 from agent.modeller import ChainAnswer
-from agent.opponents import OpponentView
 from simulator.core.ratios import ratio
 
 

@@ -1,13 +1,14 @@
 """The agent's post-flop decision for every holding asked about: a pipeline of pure steps.
 
-1. **Views** (:mod:`agent.opponents`): each live opponent's range mixed by our trust in it,
+1. **Views** (:mod:`agent.heuristic.opponents`): each live opponent's range mixed by our trust in
+it,
    its weak share and its answers to a bet and a check of ours.
 2. **Strength** (:mod:`agent.strength.range_strength`): HS against each range, HS_n, PPOT and
    NPOT against the field, EHS; and our strength against the hands that would call a bet
    and those that would re-raise it (the top of each range, as far as it is trusted).
-3. **Estimates** (:mod:`agent.estimates`): E's parameters of every candidate, from the
+3. **Estimates** (:mod:`agent.heuristic.estimates`): E's parameters of every candidate, from the
    heuristics or from the chain store.
-4. **Selection** (:mod:`agent.selector`): each holding's chance of each candidate.
+4. **Selection** (:mod:`agent.heuristic.selector`): each holding's chance of each candidate.
 
 Every step reads; nothing writes. The modeller is asked for its picture of the hand at the
 observation (which may hold actions the hand never saw) and for its learned frequencies and
@@ -21,20 +22,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agent.calibration import situation
-from agent.estimates import draw_share, from_chains, heuristic_estimates
-from agent.evaluation import Candidate, EParams, Spot, Values, candidates
-from agent.fold_cap import FoldCap, capped, fold_share, may_fold
+from agent.heuristic.calibration import situation
+from agent.heuristic.estimates import draw_share, from_chains, heuristic_estimates
+from agent.heuristic.evaluation import Candidate, EParams, Spot, Values, candidates
+from agent.heuristic.fold_cap import FoldCap, capped, fold_share, may_fold
+from agent.heuristic.opponents import OpponentView, facing_our_bet, weak_shares
+from agent.heuristic.params import AgentParams
+from agent.heuristic.selector import probabilities
+from agent.heuristic.traces import CandidateRecord, StrengthRecord
+from agent.heuristic.trust import RangeTrust, mixed
 from agent.modeller import ChainAnswer, OpponentModeller
 from agent.modeller.hand import HandModel
-from agent.opponents import OpponentView, facing_our_bet, weak_shares
-from agent.params import AgentParams
-from agent.selector import probabilities
 from agent.strength.ehs import ehs_formulas
 from agent.strength.range_strength import RangeStrength, hs_against_tops, range_strength
 from agent.strength.values import board_values
-from agent.traces import CandidateRecord, StrengthRecord
-from agent.trust import RangeTrust, mixed
 from simulator import Action, GameConfig, Observation, Policy, Street
 from simulator.core.betting import Betting
 from simulator.core.cards import NUM_HOLDINGS, clashing_holdings
@@ -106,7 +107,8 @@ class PostflopParts:
     """What the post-flop pipeline reads besides the decision, chosen once when the bot starts:
     the modeller, the range trust, the parameters, and the optional parts, None where their
     option is off: ``calibrated(key, hs)`` maps a river strength against a single opponent to
-    the win probability its showdowns in the same situation say (:mod:`agent.calibration`);
+    the win probability its showdowns in the same situation say
+    (:mod:`agent.heuristic.calibration`);
     ``fold_cap`` is what the fold cap reads."""
 
     modeller: OpponentModeller
@@ -117,7 +119,7 @@ class PostflopParts:
 
 
 def spot_of(obs: Observation, opponents: Sequence[int], betting: Betting) -> Spot:
-    """What E needs of the decision (see :class:`agent.evaluation.Spot`)."""
+    """What E needs of the decision (see :class:`agent.heuristic.evaluation.Spot`)."""
     game: GameConfig = obs.game
     street = obs.street
     top = max(obs.bets)
@@ -237,7 +239,8 @@ def _fold_capped(obs: Observation, spot: Spot, cands: Sequence[Candidate],
                  cap: float, reach: Callable[[], np.ndarray], params: AgentParams
                  ) -> np.ndarray:
     """``chances`` with the folds past the fold cap ``cap`` turned into calls (heads-up,
-    facing a bet; :mod:`agent.fold_cap`). Our range is every holding off the board, weighted
+    facing a bet; :mod:`agent.heuristic.fold_cap`). Our range is every holding off the board,
+    weighted
     by ``reach()``, how likely our actions so far make each."""
     kinds = [c.kind for c in cands]
     if (not cap or spot.to_call <= 0 or "fold" not in kinds

@@ -1,0 +1,1 @@
+"""The agent's ``holdem`` subcommands: ``ehs``, ``explain`` and ``play``."""
