@@ -1,4 +1,4 @@
-"""Issue 53 item 3: a policy whose actions are not ``Action`` values (strings, lists,
+"""A policy whose actions are not ``Action`` values (strings, lists,
 numbers, an Action of a string kind, a raise range of float bounds) is its bot's fault, under
 ``on_bot_error`` like any other, wherever a policy is read: AIVAT's questions (``policy`` and
 ``step_with_policy``), LBR's (``holdem exploit``) and a check of its own."""

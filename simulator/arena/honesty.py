@@ -1,0 +1,130 @@
+"""Whether a bot plays as its policy says: a sequential test of each seat's actions against
+the probabilities it stated for them.
+
+AIVAT (:mod:`simulator.arena.aivat`) is unbiased only if a seat's action is a draw from the
+row it stated; a bot whose ``act`` and ``policy`` disagree (it states a uniform row and always
+bets) shifts AIVAT's figure with no fault to show for it, unless the action it played had
+probability 0. So at every decision AIVAT corrects, four increments of mean zero under an
+honest draw are noted:
+
+* for each kind (fold, call, raise) ``1{the kind taken} - p(kind)``;
+* the *aggression* ``m - 1/2``, where ``m`` is the mid-rank of the action taken among the
+  row's entries ordered fold < call < raises by size (``F(before it) + p(it) / 2``, whose
+  mean is exactly 1/2): it sees a bot that bets bigger, or smaller, than it says.
+
+For every increment ``d`` and every bet ``l`` of :data:`BETS` the product over decisions of
+``1 + l * d`` is a nonnegative martingale of mean 1 for an honest bot (a *test martingale*,
+the likelihood ratio of a betting game), and so is the mean of those :data:`TESTS` products.
+Ville's inequality bounds the chance that an honest bot's mean ever reaches ``1 / a`` by
+``a``, however long the run and whenever it is looked at. A player is flagged when the log of
+its mean reaches :func:`threshold`: ``log(tests / FALSE_ALARM)`` for ``tests`` players tested
+together (the seats of a run, times the cells of a league: a Bonferroni correction), so that
+an honest player is flagged in at most :data:`FALSE_ALARM` of runs (one in a thousand) and in
+fact far fewer. A bot that states uniform rows and always plays its last legal action is
+flagged within a few dozen decisions.
+
+The products are kept as sums of logs per (statistic, bet): blocks, seatings and workers add
+them like AIVAT's sums, since each block's draws are independent of the others'.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from simulator.core.actions import Action, ActionKind
+from simulator.play.protocol import Policy, PolicyEntry, RaiseRange
+
+FALSE_ALARM = 0.001
+"""The chance that an honest player is flagged in a run, at most (Ville's bound)."""
+BETS = (-0.5, -0.25, -0.125, -0.0625, 0.0625, 0.125, 0.25, 0.5)
+"""The fractions of its wealth each test martingale bets per decision (both directions)."""
+STATISTICS = ("fold", "call", "raise", "aggression")
+TESTS = len(STATISTICS) * len(BETS)
+"""The length of a player's log-wealth vector: one per (statistic, bet)."""
+
+_KINDS = (ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE)
+
+
+def increments(actions: Sequence[PolicyEntry], row: Sequence[float], taken: Action
+               ) -> tuple[float, float, float, float]:
+    """The four increments of a decision (see the module docstring), each of mean zero when
+    ``taken`` is a draw from ``row``; ``taken`` has a positive probability in it.
+
+    >>> uniform = (Action.fold(), Action.call(), Action.raise_to(4))
+    >>> [round(x, 3) for x in increments(uniform, [1 / 3] * 3, Action.raise_to(4))]
+    [-0.333, -0.333, 0.667, 0.333]
+    """
+    total = float(sum(row))
+    order = sorted(range(len(actions)), key=lambda j: _rank(actions[j]))
+    below, mid_rank, weight = 0.0, 0.0, 0.0
+    kinds = [0.0, 0.0, 0.0]
+    for j in order:
+        entry, p = actions[j], row[j] / total
+        kinds[0 if _kind(entry) is ActionKind.FOLD else
+              1 if _kind(entry) is ActionKind.CALL else 2] += p
+        share = _share(entry, p, taken)
+        mid_rank += share * (below + p / 2)
+        weight += share
+        below += p
+    taken_kind = _KINDS.index(taken.kind)
+    fold, call, raise_ = ((1.0 if k == taken_kind else 0.0) - kinds[k] for k in range(3))
+    return fold, call, raise_, mid_rank / weight - 0.5
+
+
+def _kind(entry: PolicyEntry) -> ActionKind:
+    return ActionKind.RAISE if isinstance(entry, RaiseRange) else entry.kind
+
+
+def _rank(entry: PolicyEntry) -> tuple[int, int, int]:
+    if isinstance(entry, RaiseRange):
+        return 2, entry.low, entry.high
+    amount = entry.amount or 0
+    return _KINDS.index(entry.kind), amount, amount
+
+
+def _share(entry: PolicyEntry, p: float, taken: Action) -> float:
+    """The probability that ``taken`` was drawn through ``entry``."""
+    if isinstance(entry, RaiseRange):
+        return p / entry.sizes if entry.contains(taken) else 0.0
+    return p if entry == taken else 0.0
+
+
+def log_wealth(d: Sequence[float]) -> list[float]:
+    """A decision's term of each test martingale's log: ``log(1 + bet * d)`` per (statistic,
+    bet), statistics outer."""
+    return [math.log1p(bet * x) for x in d for bet in BETS]
+
+
+def log_evidence(sums: Sequence[float] | np.ndarray) -> float:
+    """The log of the mean of the test martingales whose logs are ``sums``: 0 for a player
+    never tested, and what :func:`threshold` is compared with.
+
+    >>> log_evidence([0.0] * TESTS)
+    0.0
+    """
+    logs = np.asarray(sums, dtype=np.float64)
+    top = float(logs.max())
+    return top + math.log(float(np.exp(logs - top).mean()))
+
+
+def threshold(tests: int, false_alarm: float = FALSE_ALARM) -> float:
+    """The log evidence at which a player is flagged when ``tests`` players are tested
+    together (every policy seat of a run, times a league's cells).
+
+    >>> round(threshold(2), 3)
+    7.601
+    """
+    return math.log(max(1, tests) / false_alarm)
+
+
+def flagged(sums: Sequence[float] | np.ndarray, tests: int) -> bool:
+    """Whether a player's play disagrees with its stated policy beyond chance."""
+    return log_evidence(sums) >= threshold(tests)
+
+
+def decision_terms(policy: Policy, row: Sequence[float], taken: Action) -> list[float]:
+    """:func:`log_wealth` of a decision's :func:`increments`."""
+    return log_wealth(increments(policy.actions, row, taken))
