@@ -85,7 +85,8 @@ class Aivat:
     corrected. ``estimator`` is ``aivat``, or ``chance`` when a player of the run failed the
     honesty test: then ``stat`` is the chance-corrected figure (``net - luck``, no action
     corrections), and so for every player, since a seat's corrections enter every seat's.
-    ``chance`` is that figure in any case (a league reads it)."""
+    ``chance`` is that figure in any case, and ``corrected`` AIVAT's own when it was set aside
+    (a league reads both, and tests for a lie at its own threshold)."""
 
     stat: Stat
     variance_reduction: float | None
@@ -93,6 +94,7 @@ class Aivat:
     honesty: Honesty | None = None
     estimator: str = "aivat"
     chance: Stat | None = None
+    corrected: Stat | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out = {**_interval(self.stat), "variance_reduction": self.variance_reduction,
@@ -101,6 +103,8 @@ class Aivat:
             out.update(estimator=self.estimator, honesty=self.honesty.as_dict())
         if self.chance is not None:
             out["chance"] = _interval(self.chance)
+        if self.corrected is not None:
+            out["corrected"] = _interval(self.corrected)
         return out
 
 
@@ -419,11 +423,11 @@ def _figures(totals: Sequence[Totals], unit_chips: int, honesty: Honesty | None 
         corrections = np.array([t.aivat for t in totals], dtype=np.float64) / unit_chips
         policy = all(t.policy for t in totals)
         chance = aivat_figures(raw, net, luck, np.zeros_like(net), hands, policy)
+        aivat = replace(aivat_figures(raw, net, luck, corrections, hands, policy),
+                        honesty=honesty, chance=chance.stat)
         if fallback:
-            aivat = replace(chance, honesty=honesty, estimator="chance", chance=chance.stat)
-        else:
-            aivat = replace(aivat_figures(raw, net, luck, corrections, hands, policy),
-                            honesty=honesty, chance=chance.stat)
+            aivat = replace(chance, honesty=honesty, estimator="chance", chance=chance.stat,
+                            corrected=aivat.stat)
     return Figures(raw, luck_adjusted(net, luck, hands), aivat)
 
 
