@@ -209,3 +209,14 @@ class UniformLastBot(BaseBot):
         actions = self._actions(observation)
         n = len(holding_indices(holdings, observation.board))
         return Policy(actions, np.full((n, len(actions)), 1 / len(actions)))
+
+
+class HalfRowsBot(BaseBot):
+    """Calls, and states rows that sum to 0.5: not one of its policy questions is answered."""
+
+    def act(self, observation: Observation) -> Action:
+        return Action.call()
+
+    def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
+        n = len(holding_indices(holdings, observation.board))
+        return Policy((Action.call(),), np.full((n, 1), 0.5))

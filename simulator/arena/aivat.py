@@ -123,12 +123,19 @@ class AivatRecorder:
         self._rng: RngSource = None
         self._pending: _Noted | None = None
         self._honesty = [[0.0] * TESTS for _ in range(num_seats)]
+        self._tested = [0] * num_seats
 
     @property
     def honesty(self) -> np.ndarray:
         """Per seat, the sums of logs of the honesty test's martingales over every decision
         corrected so far (:mod:`simulator.arena.honesty`), shape ``(seats, TESTS)``."""
         return np.array(self._honesty, dtype=np.float64)
+
+    @property
+    def tested(self) -> np.ndarray:
+        """Per seat, the decisions those sums are over: its policy read, its action not
+        forced."""
+        return np.array(self._tested, dtype=np.int64)
 
     # --- the overseer ----------------------------------------------------------------------
 
@@ -158,6 +165,7 @@ class AivatRecorder:
                             f"(at {pending.where}): act must draw from its policy")
             return
         sums = self._honesty[seat]
+        self._tested[seat] += 1
         for k, term in enumerate(decision_terms(policy, row, taken)):
             sums[k] += term
         # In Python floats, seat by seat, the operations the arrays of a few seats did (each

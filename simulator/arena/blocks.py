@@ -312,6 +312,7 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
         if aivat_measured(config) else None,
         policies=tuple(bool(x) for x in policies),
         honesty=_honesty(seatings, n) if aivat_measured(config) else None,
+        tested=_tested(seatings, n) if aivat_measured(config) else None,
         faults=[f for seating in seatings for f in seating.faults]).prepare(config.names, n)
     outcome.histories = [h for seating in seatings for h in seating.histories]
     return outcome
@@ -323,6 +324,15 @@ def _honesty(seatings: list[_Seating], n: int) -> np.ndarray:
     for seating in seatings:
         if seating.recorder is not None:
             out += seating.recorder.honesty[seating.seat_of]
+    return out
+
+
+def _tested(seatings: list[_Seating], n: int) -> np.ndarray:
+    """Per player, the decisions its honesty sums are over, in every seating of the block."""
+    out = np.zeros(n, dtype=np.int64)
+    for seating in seatings:
+        if seating.recorder is not None:
+            out += seating.recorder.tested[seating.seat_of]
     return out
 
 

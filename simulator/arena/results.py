@@ -94,6 +94,7 @@ class BlockRecord:
     # (P, TESTS) per player the honesty test's sums (simulator.arena.honesty); None when the
     # run does not measure AIVAT
     honesty: np.ndarray | None = None
+    tested: np.ndarray | None = None  # (P,) the decisions those sums are over
     # filled by prepare() where the block is played, so the writing process only writes
     text: str | None = None
     summary_line: dict[str, Any] | None = None
@@ -129,6 +130,8 @@ class BlockRecord:
                 players[name]["policy"] = bool(self.policies[p]) if self.policies else False
             if self.honesty is not None:
                 players[name]["honesty"] = [float(x) for x in self.honesty[p]]
+            if self.tested is not None:
+                players[name]["tested"] = int(self.tested[p])
         return {"block": self.block, "deals": self.deals, "rows": self.rows,
                 "players": players, "faults": self.faults}
 

@@ -68,6 +68,7 @@ class Honesty:
 
     evidence: float
     threshold: float
+    decisions: int | None = None  # the decisions tested (None in runs that did not count)
 
     @property
     def flagged(self) -> bool:
@@ -75,7 +76,8 @@ class Honesty:
 
     def as_dict(self) -> dict[str, Any]:
         return {"log_evidence": self.evidence, "threshold": self.threshold,
-                "flagged": self.flagged, "false_alarm": FALSE_ALARM}
+                "flagged": self.flagged, "false_alarm": FALSE_ALARM,
+                "decisions": self.decisions}
 
 
 @dataclass(frozen=True)
@@ -256,6 +258,7 @@ class Totals:
     aivat: float | None = None
     policy: bool = False
     honesty: tuple[float, ...] | None = None  # the honesty test's sums (TESTS of them)
+    tested: int | None = None  # the decisions they are over
 
 
 @dataclass(frozen=True)
@@ -293,7 +296,9 @@ def parse_block(line: Any, names: Sequence[str]) -> BlockTotals:
         totals[name] = Totals(_field(entry, "hands", int, where, key),
                               _field(entry, "net", float, where, key),
                               _field(entry, "luck", float, where, key), aivat, policy,
-                              _honesty_sums(entry, f"{where}: {key}honesty"))
+                              _honesty_sums(entry, f"{where}: {key}honesty"),
+                              _field(entry, "tested", int, where, key)
+                              if "tested" in entry else None)
         cells = _field(entry, "positions", dict, where, key)
         positions[name] = FrozenMap({label: _cell(cell, f"{where}: {key}positions.{label}")
                                      for label, cell in cells.items()})
@@ -400,13 +405,16 @@ def summarise_blocks(blocks: Sequence[BlockTotals], names: Sequence[str], *, uni
 def honesty_of(blocks: Sequence[BlockTotals], names: Sequence[str]) -> dict[str, Honesty]:
     """The honesty test of every player whose bot states a policy and whose blocks all kept
     the test's sums, at the threshold for that many players tested together."""
-    sums = {}
+    sums, tested = {}, {}
     for name in names:
         kept = [b.players[name].honesty for b in blocks if b.players[name].policy]
         if blocks and len(kept) == len(blocks) and all(h is not None for h in kept):
             sums[name] = np.sum(np.array(kept, dtype=np.float64), axis=0)
+            counts = [b.players[name].tested for b in blocks]
+            tested[name] = sum(c for c in counts if c is not None) \
+                if all(c is not None for c in counts) else None
     bar = threshold(len(sums))
-    return {name: Honesty(log_evidence(s), bar) for name, s in sums.items()}
+    return {name: Honesty(log_evidence(s), bar, tested[name]) for name, s in sums.items()}
 
 
 def _figures(totals: Sequence[Totals], unit_chips: int, honesty: Honesty | None = None,
