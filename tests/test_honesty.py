@@ -174,3 +174,16 @@ def test_the_sums_add_over_seatings_blocks_and_workers(tmp_path: Path) -> None:
         honesty.log_evidence(sums))
     two = _run(tmp_path, [LIAR, RANDOM], inline=False, hands=40, workers=2)
     assert two.players["liar"]["aivat"]["honesty"] == one.players["liar"]["aivat"]["honesty"]
+
+
+@pytest.mark.parametrize("sums", [[0.0] * 3, ["x"] * honesty.TESTS, [math.inf] * honesty.TESTS,
+                                  "none"])
+def test_a_corrupt_honesty_line_is_refused_naming_it(sums: object) -> None:
+    from simulator.arena.summary import SummaryError, parse_block
+
+    line = {"block": 2, "deals": 1, "players": {"a": {
+        "hands": 1, "net": 0, "luck": 0.0, "positions": {}, "aivat": 0.0, "policy": True,
+        "honesty": sums}}}
+    with pytest.raises(SummaryError, match=f"^block 2: players.a.honesty: expected a list of "
+                                           f"{honesty.TESTS} finite numbers"):
+        parse_block(line, ["a"])

@@ -19,7 +19,11 @@ corrections``, with Student's t at ``blocks - 1`` (nothing is fitted: the correc
 expectation zero as they stand); ``variance_reduction`` is the raw variance over the AIVAT
 variance (both over blocks: a factor, 4 meaning a quarter of the hands for the same
 interval); ``policy`` says whether the player's own decisions were corrected (its bot states
-a policy) or it got chance correction only.
+a policy) or it got chance correction only. In runs that keep the honesty test's sums
+(:mod:`simulator.arena.honesty`), ``aivat`` also holds ``chance`` (the chance-corrected
+figure) and, for a player whose bot states a policy, ``honesty`` (``log_evidence, threshold,
+flagged, false_alarm, decisions``) and ``estimator``: ``chance`` when a player failed the
+test, the figures then the chance-corrected ones and ``corrected`` AIVAT's own.
 
 Faults are counted per player: a block's ``faults`` list holds records (dicts with a ``name``
 key) or, in runs written before they were records, text starting with the player's name.
