@@ -187,3 +187,20 @@ def test_a_corrupt_honesty_line_is_refused_naming_it(sums: object) -> None:
     with pytest.raises(SummaryError, match=f"^block 2: players.a.honesty: expected a list of "
                                            f"{honesty.TESTS} finite numbers"):
         parse_block(line, ["a"])
+
+
+def test_the_watch_says_it_once_as_the_run_goes() -> None:
+    """Block by block: a line the first time a player's summed evidence reaches the
+    threshold for the players with a policy, none for a player without one, none again."""
+    uniform = [Action.fold(), Action.call(), Action.raise_to(4)]
+    lie = np.array(honesty.log_wealth(honesty.increments(uniform, [1 / 3] * 3, uniform[-1])))
+    watch = honesty.Watch(["liar", "r", "quiet"])
+    block = np.zeros((3, honesty.TESTS))
+    block[0] = 25 * lie  # 25 lies a block: 50 reach the threshold of two seats, 25 do not
+    block[2] = 100 * lie  # a seat without a policy is never tested
+    policies = (True, True, False)
+    assert watch.add(0, block, policies) == []
+    lines = watch.add(1, block, policies)
+    assert len(lines) == 1 and lines[0].startswith("note: after block 1, liar's actions")
+    assert watch.add(2, block, policies) == []
+    assert watch.add(3, None, policies) == []

@@ -131,3 +131,30 @@ def threshold(tests: int, false_alarm: float = FALSE_ALARM) -> float:
 def flagged(sums: Sequence[float] | np.ndarray, tests: int) -> bool:
     """Whether a player's play disagrees with its stated policy beyond chance."""
     return log_evidence(sums) >= threshold(tests)
+
+
+class Watch:
+    """The test as the run goes: per player the sums of the blocks finished so far, and a
+    line the first time a player's evidence reaches the threshold (the summary says it again
+    at the end, over every block)."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self._names = list(names)
+        self._sums = np.zeros((len(names), TESTS))
+        self._told: set[str] = set()
+
+    def add(self, block: int, sums: np.ndarray | None, policies: Sequence[bool]) -> list[str]:
+        """Add one finished block's sums (``(players, TESTS)``, None without AIVAT); the
+        lines for players flagged by it."""
+        if sums is None or len(policies) != len(self._names):
+            return []
+        self._sums += sums
+        bar = threshold(sum(policies))
+        lines = []
+        for p, name in enumerate(self._names):
+            if policies[p] and name not in self._told and log_evidence(self._sums[p]) >= bar:
+                self._told.add(name)
+                lines.append(f"note: after block {block}, {name}'s actions disagree with its "
+                             f"stated policy (honesty test): AIVAT's figures will be the "
+                             f"chance-corrected ones")
+        return lines
