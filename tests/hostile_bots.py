@@ -11,7 +11,10 @@ import sys
 import time
 from typing import Any
 
+import numpy as np
+
 from simulator import Action, BaseBot, BotContext, Observation
+from simulator.play.protocol import Policy, RaiseRange
 
 
 class Trigger(BaseBot):
@@ -208,3 +211,36 @@ class PrepareRaisesBot(BaseBot):
 
     def act(self, observation: Observation) -> Action:
         return Action.call()
+
+
+_FOREIGN: dict[str, Any] = {
+    "string": ("call",), "list": (["c"],), "number": (1,), "kind": ("not-an-action",),
+    "range": ("range",)}
+
+
+class ForeignPolicyBot(BaseBot):
+    """Calls, and states a policy whose actions are not ``Action`` values (``shape``: a
+    string, a list, a number; ``kind``: an Action whose kind is a string; ``range``: a raise
+    range of float bounds), from ``policy`` and, with ``step: true``, from
+    ``step_with_policy`` too."""
+
+    def __init__(self, shape: str = "string", step: bool = False) -> None:
+        self.shape = shape
+        if step:
+            self.step_with_policy = self._step
+
+    def act(self, observation: Observation) -> Action:
+        return Action.call()
+
+    def policy(self, observation: Observation, holdings: Any) -> Policy:
+        entries: tuple[Any, ...] = _FOREIGN[self.shape]
+        if self.shape == "kind":
+            entries = (Action("c", None),)  # type: ignore[arg-type]
+        if self.shape == "range":
+            bad = RaiseRange(0, 0)
+            object.__setattr__(bad, "low", 0.5)
+            entries = (bad,)
+        return Policy(entries, np.ones((len(holdings), 1)))
+
+    def _step(self, observation: Observation) -> tuple[Policy, Action]:
+        return self.policy(observation, [observation.hole_cards]), self.act(observation)

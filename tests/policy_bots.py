@@ -187,3 +187,36 @@ class LearningCaller(BaseBot):
     def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
         n = len(holding_indices(holdings, observation.board))
         return Policy((self.act(observation),), np.ones((n, 1)))
+
+
+class UniformLastBot(BaseBot):
+    """States a uniform row over its legal actions (fold when it must pay, call, the least
+    raise) but always plays the last of them: a lie AIVAT's own check misses, since every
+    action it plays has a positive probability."""
+
+    def _actions(self, observation: Observation) -> tuple[Action, ...]:
+        legal = observation.legal
+        actions = [Action.fold()] if legal.can_fold else []
+        actions.append(Action.call())
+        if legal.min_raise_to is not None:
+            actions.append(Action.raise_to(legal.min_raise_to))
+        return tuple(actions)
+
+    def act(self, observation: Observation) -> Action:
+        return self._actions(observation)[-1]
+
+    def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
+        actions = self._actions(observation)
+        n = len(holding_indices(holdings, observation.board))
+        return Policy(actions, np.full((n, len(actions)), 1 / len(actions)))
+
+
+class HalfRowsBot(BaseBot):
+    """Calls, and states rows that sum to 0.5: not one of its policy questions is answered."""
+
+    def act(self, observation: Observation) -> Action:
+        return Action.call()
+
+    def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
+        n = len(holding_indices(holdings, observation.board))
+        return Policy((Action.call(),), np.full((n, 1), 0.5))

@@ -22,7 +22,8 @@ gets its share of the others', which are zero-sum across the seats like the valu
 A decision whose action was forced (the bot's fault; the engine checked or folded for it) is
 not a draw from the row and gets no correction. An action that ``act`` played but its policy
 gives probability zero means ``act`` and ``policy`` disagree: that is the seat's fault, and
-its correction is left out.
+its correction is left out. A bot whose actions merely do not follow its probabilities is
+caught by the test of :mod:`simulator.arena.honesty`, whose sums the recorder keeps too.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulator.arena.honesty import increments, log_wealth_sums
 from simulator.arena.luck import RngSource, when_drawn
 from simulator.arena.values import DEFAULT_SAMPLES, HandValues
 from simulator.core.actions import Action, ActionKind, ActionRecord
@@ -120,6 +122,21 @@ class AivatRecorder:
         self._values: dict[int, HandValues] = {}
         self._rng: RngSource = None
         self._pending: _Noted | None = None
+        # per seat, every tested decision's increments: summed as logs when asked, at
+        # array speed, rather than as 32 logarithms at each decision
+        self._increments: list[list[tuple[float, ...]]] = [[] for _ in range(num_seats)]
+
+    @property
+    def honesty(self) -> np.ndarray:
+        """Per seat, the sums of logs of the honesty test's martingales over every decision
+        corrected so far (:mod:`simulator.arena.honesty`), shape ``(seats, TESTS)``."""
+        return np.array([log_wealth_sums(ds) for ds in self._increments])
+
+    @property
+    def tested(self) -> np.ndarray:
+        """Per seat, the decisions those sums are over: its policy read, its action not
+        forced."""
+        return np.array([len(ds) for ds in self._increments], dtype=np.int64)
 
     # --- the overseer ----------------------------------------------------------------------
 
@@ -148,6 +165,7 @@ class AivatRecorder:
             ask.fault(seat, f"act() played '{taken}', which its policy() gives probability 0 "
                             f"(at {pending.where}): act must draw from its policy")
             return
+        self._increments[seat].append(increments(policy.actions, row, taken))
         # In Python floats, seat by seat, the operations the arrays of a few seats did (each
         # seat's sum in the same order), at a fraction of their cost at every decision.
         taken_value = _valued(pending, taken)  # valued once, though also an entry of the row

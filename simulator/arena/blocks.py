@@ -40,6 +40,7 @@ import numpy as np
 from simulator.arena.aivat import AivatRecorder
 from simulator.arena.config import TournamentConfig
 from simulator.arena.exploit_config import ExploitRunConfig
+from simulator.arena.honesty import TESTS
 from simulator.arena.lbr import LocalBestResponse
 from simulator.arena.luck import history_luck, when_drawn
 from simulator.arena.outdir import open_log
@@ -310,9 +311,29 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
         aivat=np.array(cols["aivat"], dtype=np.float64).reshape(-1, n)
         if aivat_measured(config) else None,
         policies=tuple(bool(x) for x in policies),
+        honesty=_honesty(seatings, n) if aivat_measured(config) else None,
+        tested=_tested(seatings, n) if aivat_measured(config) else None,
         faults=[f for seating in seatings for f in seating.faults]).prepare(config.names, n)
     outcome.histories = [h for seating in seatings for h in seating.histories]
     return outcome
+
+
+def _honesty(seatings: list[_Seating], n: int) -> np.ndarray:
+    """Per player, the honesty test's sums over every seating of the block."""
+    out = np.zeros((n, TESTS))
+    for seating in seatings:
+        if seating.recorder is not None:
+            out += seating.recorder.honesty[seating.seat_of]
+    return out
+
+
+def _tested(seatings: list[_Seating], n: int) -> np.ndarray:
+    """Per player, the decisions its honesty sums are over, in every seating of the block."""
+    out = np.zeros(n, dtype=np.int64)
+    for seating in seatings:
+        if seating.recorder is not None:
+            out += seating.recorder.tested[seating.seat_of]
+    return out
 
 
 def _seat(config: TournamentConfig, block: int, perm: int, order: tuple[int, ...],

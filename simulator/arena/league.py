@@ -48,12 +48,14 @@ import csv
 import io
 import math
 import sys
+import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from simulator.arena.config import MAX_DEALS, ConfigError, TournamentConfig, parse_config
+from simulator.arena.honesty import threshold
 from simulator.arena.outdir import DirLock, prepare_dir, refuse_symlinks, write_atomic
 from simulator.arena.overrides import add_options, apply_sets, described, options_sets
 from simulator.arena.stats import Stat, t975
@@ -90,6 +92,11 @@ class Cell:
     df: float | None = None  # degrees of freedom of stderr (blocks - 1 for a pair's cell)
     estimator: str = "raw"
     blocks: int | None = None  # a pair's blocks, both stages
+    note: str = ""  # why the cell is not what was asked: max_hands reached, a policy lie
+
+    @property
+    def half_width(self) -> float | None:
+        return None if self.ci95 is None else (self.ci95[1] - self.ci95[0]) / 2
 
     @property
     def stat(self) -> Stat:
@@ -195,25 +202,51 @@ def pair_configs(data: dict[str, Any], source: str) -> list[TournamentConfig]:
     return configs
 
 
+@dataclass(frozen=True)
+class PairFigures:
+    """One stage of a pair: both ordered cells by its estimator, the chance-corrected ones
+    (None without AIVAT), and per bot that states a policy the honesty test's log evidence
+    (:mod:`simulator.arena.honesty`)."""
+
+    cells: list[Cell]
+    chance: list[Cell] | None
+    evidence: dict[str, float]
+
+
 def cells_of(summary_players: dict[str, Any], a: str, b: str, blocks: int) -> list[Cell]:
     """Both ordered cells of one pair's summary (``blocks``: the pair's block count), by
     AIVAT when the pair's run measured it, else raw."""
-    out = []
+    return figures_of(summary_players, a, b, blocks).cells
+
+
+def figures_of(summary_players: dict[str, Any], a: str, b: str, blocks: int) -> PairFigures:
+    """:class:`PairFigures` of one pair's summary."""
+    cells, chance = [], []
     both = all((summary_players[n].get("aivat") or {}).get("policy") for n in (a, b))
+    df = blocks - 1 if blocks > 1 else None
     for row, column in ((a, b), (b, a)):
         p = summary_players[row]
-        df = blocks - 1 if blocks > 1 else None
         aivat = p.get("aivat")
         if aivat is not None and aivat.get("mean") is not None:
-            ci = (aivat["ci_low"], aivat["ci_high"]) if aivat.get("ci_low") is not None \
-                else None
-            out.append(Cell(row, column, float(aivat["mean"]), aivat.get("stderr"), ci,
-                            int(p["hands"]), df, "aivat" if both else "aivat-chance", blocks))
+            figures = aivat.get("chance") or aivat
+            aivat = aivat.get("corrected") or aivat  # the league tests for a lie itself
+            cells.append(_cell(row, column, aivat, int(p["hands"]), df,
+                               "aivat" if both else "aivat-chance", blocks))
+            chance.append(_cell(row, column, figures, int(p["hands"]), df, "chance", blocks))
             continue
         ci = tuple(p["ci95"]) if p.get("ci95") else None
-        out.append(Cell(row, column, float(p["mean"]), p.get("stderr"), ci, int(p["hands"]),
-                        df, blocks=blocks))
-    return out
+        cells.append(Cell(row, column, float(p["mean"]), p.get("stderr"), ci, int(p["hands"]),
+                          df, blocks=blocks))
+    evidence = {n: float(h["log_evidence"]) for n in (a, b)
+                if (h := (summary_players[n].get("aivat") or {}).get("honesty"))}
+    return PairFigures(cells, chance if len(chance) == 2 else None, evidence)
+
+
+def _cell(row: str, column: str, figures: dict[str, Any], hands: int, df: float | None,
+          estimator: str, blocks: int) -> Cell:
+    ci = (figures["ci_low"], figures["ci_high"]) if figures.get("ci_low") is not None else None
+    return Cell(row, column, float(figures["mean"]), figures.get("stderr"), ci, hands, df,
+                estimator, blocks)
 
 
 def both_stages(first: Cell, second: Cell, first_blocks: int, blocks: int) -> Cell:
@@ -222,7 +255,7 @@ def both_stages(first: Cell, second: Cell, first_blocks: int, blocks: int) -> Ce
     mean = (first.mean * first.hands + second.mean * second.hands) / hands
     s = staged(first.stat, first_blocks, mean, hands, blocks)
     return Cell(first.row, first.column, mean, s.stat.stderr, s.stat.ci95, hands, s.df,
-                first.estimator, blocks)
+                first.estimator, blocks, first.note)
 
 
 def overall(cells: list[Cell], bot: str) -> Cell:
@@ -249,7 +282,7 @@ def crosstable_csv(cells: list[Cell], bots: list[str], unit: str) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["row", "column", "mean", "ci_low", "ci_high", "stderr", "hands", "unit",
-                     "blocks", "estimator", "df"])
+                     "blocks", "estimator", "df", "note"])
     for cell in [*cells, *(overall(cells, b) for b in bots)]:
         low, high = cell.ci95 if cell.ci95 else ("", "")
         writer.writerow([cell.row, cell.column, f"{cell.mean:.6f}",
@@ -257,7 +290,7 @@ def crosstable_csv(cells: list[Cell], bots: list[str], unit: str) -> str:
                          high if high == "" else f"{high:.6f}",
                          "" if cell.stderr is None else f"{cell.stderr:.6f}", cell.hands, unit,
                          "" if cell.blocks is None else cell.blocks, cell.estimator,
-                         "" if cell.df is None else f"{cell.df:.6g}"])
+                         "" if cell.df is None else f"{cell.df:.6g}", cell.note])
     return buf.getvalue()
 
 
@@ -270,13 +303,9 @@ def draw_crosstable(cells: list[Cell], bots: list[str], unit: str, path: Path) -
 
     k = len(bots)
     grid = np.full((k, k + 1), np.nan)
-    text = [["" for _ in range(k + 1)] for _ in range(k)]
     for cell in [*cells, *(overall(cells, b) for b in bots)]:
-        i = bots.index(cell.row)
-        j = k if cell.column == "(mean)" else bots.index(cell.column)
-        grid[i, j] = cell.mean
-        half = "" if cell.ci95 is None else f"\n±{(cell.ci95[1] - cell.ci95[0]) / 2:.3f}"
-        text[i][j] = f"{cell.mean:+.3f}{half}"
+        grid[bots.index(cell.row), _column_of(cell, bots)] = cell.mean
+    text = plot_texts(cells, bots)
     bound = float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 1.0
     fig, ax = plt.subplots(figsize=(1.4 * (k + 1) + 2, 1.0 * k + 2), dpi=110)
     ax.imshow(grid, cmap="RdYlGn", vmin=-bound, vmax=bound)
@@ -288,10 +317,33 @@ def draw_crosstable(cells: list[Cell], bots: list[str], unit: str, path: Path) -
     ax.set_yticks(range(k), bots)
     short = "SB" if unit == "small_bets" else "bb"
     ax.set_title(f"Row bot's win rate against the column bot, {short}/hand (95% CI)")
-    fig.tight_layout()
+    notes = cell_notes(cells)
+    if notes:
+        fig.text(0.01, 0.01, "\n".join(notes), fontsize=7, va="bottom", wrap=True)
+    fig.tight_layout(rect=(0, 0.04 * len(notes), 1, 1))
     with open_nofollow(path, "wb") as f:
         fig.savefig(f, format="png")
     plt.close(fig)
+
+
+def _column_of(cell: Cell, bots: list[str]) -> int:
+    return len(bots) if cell.column == "(mean)" else bots.index(cell.column)
+
+
+def plot_texts(cells: list[Cell], bots: list[str]) -> list[list[str]]:
+    """What the heat map writes in each square: the mean, its half-width, and ``*`` for a
+    cell with a note (the notes are written below the map).
+
+    >>> plot_texts([Cell("a", "b", 0.5, 0.3, (-0.1, 1.1), 100, 9, note="max_hands reached"),
+    ...             Cell("b", "a", -0.5, 0.3, (-1.1, 0.1), 100, 9)], ["a", "b"])[0]
+    ['', '+0.500\\n±0.600 *', '+0.500\\n±0.679']
+    """
+    text = [["" for _ in range(len(bots) + 1)] for _ in bots]
+    for cell in [*cells, *(overall(cells, b) for b in bots)]:
+        half = "" if cell.half_width is None else f"\n±{cell.half_width:.3f}"
+        text[bots.index(cell.row)][_column_of(cell, bots)] = (
+            f"{cell.mean:+.3f}{half}{' *' if cell.note else ''}")
+    return text
 
 
 def league_data(config_path: str | Path, sets: Mapping[str, Any] | None = None) -> Any:
@@ -351,30 +403,100 @@ def _play_pairs(configs: list[TournamentConfig], bots: list[str], out_dir: Path,
     from simulator.arena.workers import KeptPool
 
     cells: list[Cell] = []
+    clock = _Clock(sum(c.num_blocks * c.block_size for c in configs))
+    bar = threshold(2 * len(configs))  # every bot of every pair, tested together
     with KeptPool() as kept:  # the workers start once, not once a pair
-        def play(config: TournamentConfig, what: str) -> list[Cell]:
+        def play(config: TournamentConfig, k: int, what: str = "") -> PairFigures:
             a, b = config.names
             if not quiet:
-                print(f"league: {a} vs {b}{what} -> {config.output.dir}", flush=True)
+                print(f"league: pair {k} of {len(configs)}: {a} vs {b}{what} -> "
+                      f"{config.output.dir}{clock.left()}", flush=True)
             summary = run_tournament(config, resume=resume, force=force, progress=None
                                      if not quiet else False, checked=True, kept=kept)
-            return cells_of(summary.players, a, b, summary.blocks)
+            clock.played(summary.deals)
+            return figures_of(summary.players, a, b, summary.blocks)
 
-        for config in configs:
-            first = play(config, "")
+        for k, config in enumerate(configs, 1):
+            first = play(config, k)
+            clock.planned(-config.num_blocks * config.block_size)
+            first_cells = _honest_cells(first, None, bar)
             n0 = config.num_blocks
-            needed = n0 if precision is None else _second_stage_end(first, config, precision)
+            needed = n0 if precision is None else _second_stage_end(first_cells, config,
+                                                                    precision)
             if needed == n0:
-                cells += first
-                continue
-            more = needed - n0
-            second = play(second_stage(config, more, out_dir),
-                          f", second stage of {more} block{'s' * (more > 1)}")
-            cells += [both_stages(f, s, n0, needed) for f, s in zip(first, second, strict=True)]
+                pair = first_cells
+            else:
+                more = needed - n0
+                second = play(second_stage(config, more, out_dir), k,
+                              f", second stage of {more} block{'s' * (more > 1)}")
+                pair = [both_stages(f, s, n0, needed) for f, s in
+                        zip(_honest_cells(first, second, bar),
+                            _honest_cells(second, first, bar), strict=True)]
+            cells += [_precision_note(c, precision) for c in pair]
     unit = configs[0].unit
     write_atomic(out_dir / CSV_FILE, crosstable_csv(cells, bots, unit))
     draw_crosstable(cells, bots, unit, out_dir / PLOT_FILE)
     return cells
+
+
+class _Clock:
+    """The league's overall time left: the seconds per deal so far times the first stages'
+    deals still to play (second stages are not known before their first stage ends)."""
+
+    def __init__(self, deals: int) -> None:
+        self._start = time.monotonic()
+        self._left, self._played = deals, 0
+
+    def planned(self, deals: int) -> None:
+        self._left += deals
+
+    def played(self, deals: int) -> None:
+        self._played += deals
+
+    def left(self) -> str:
+        if self._played == 0 or self._left <= 0:
+            return ""
+        seconds = (time.monotonic() - self._start) / self._played * self._left
+        return f" (about {_duration(seconds)} left)"
+
+
+def _duration(seconds: float) -> str:
+    """A rough duration: ``45s``, ``12m``, ``3h05m``.
+
+    >>> _duration(44.6), _duration(725), _duration(11100)
+    ('45s', '12m', '3h05m')
+    """
+    if seconds < 60:
+        return f"{seconds:.0f}s"
+    if seconds < 3600:
+        return f"{seconds / 60:.0f}m"
+    hours, minutes = divmod(round(seconds / 60), 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+def _honest_cells(stage: PairFigures, other: PairFigures | None, bar: float) -> list[Cell]:
+    """A stage's cells, or its chance-corrected cells with a note when a bot's actions
+    disagree with its stated policy over the pair's stages (``other``: the pair's other
+    stage, whose evidence multiplies this one's) at the league's threshold ``bar``."""
+    evidence = dict(stage.evidence)
+    for name, more in (other.evidence if other is not None else {}).items():
+        evidence[name] = evidence.get(name, 0.0) + more
+    liars = sorted(name for name, e in evidence.items() if e >= bar)
+    if not liars or stage.chance is None:
+        return stage.cells
+    note = (f"policy test failed: {', '.join(liars)} (log evidence "
+            f"{max(evidence[n] for n in liars):.1f} >= {bar:.1f}; chance-corrected figure)")
+    return [replace(c, note=note) for c in stage.chance]
+
+
+def _precision_note(cell: Cell, precision: Precision | None) -> Cell:
+    """The cell, with a note when its interval is still wider than the league's target:
+    the pair played ``max_hands`` and stopped there."""
+    half = cell.half_width
+    if precision is None or half is None or half <= precision.target:
+        return cell
+    note = (f"max_hands reached: +-{half:.3g} wider than the target +-{precision.target:.3g}")
+    return replace(cell, note=f"{cell.note}; {note}" if cell.note else note)
 
 
 def _second_stage_end(first: list[Cell], config: TournamentConfig, precision: Precision
@@ -438,5 +560,14 @@ def crosstable_text(cells: list[Cell], unit: str) -> str:
     for cell in rows:
         ci = "" if cell.ci95 is None else f" [{cell.ci95[0]:+.4f}, {cell.ci95[1]:+.4f}]"
         lines.append(f"{cell.row:<{width}} vs {cell.column:<{max(width, 6)}} "
-                     f"{cell.mean:+.4f}{ci}")
-    return "\n".join(lines)
+                     f"{cell.mean:+.4f}{ci}{' *' if cell.note else ''}")
+    return "\n".join(lines + cell_notes(cells))
+
+
+def cell_notes(cells: list[Cell]) -> list[str]:
+    """A line for every cell marked ``*``: why it is not what the league asked.
+
+    >>> cell_notes([Cell("a", "b", 0.5, 0.3, (-0.1, 1.1), 100, note="max_hands reached")])
+    ['* a vs b: max_hands reached']
+    """
+    return [f"* {c.row} vs {c.column}: {c.note}" for c in cells if c.note]

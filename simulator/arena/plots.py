@@ -314,7 +314,9 @@ def winrate_figure(summary: RunSummary) -> Figure:
         ("luck-adjusted", [summary.player(n).luck_adjusted.stat for n in names])]
     aivat = [summary.player(n).aivat for n in names]
     if all(a is not None for a in aivat):
-        kinds.append(("AIVAT", [a.stat for a in aivat if a is not None]))
+        lied = any(a is not None and a.estimator == "chance" for a in aivat)  # honesty test
+        kinds.append(("AIVAT* (chance-corrected: a policy test failed)" if lied else "AIVAT",
+                      [a.stat for a in aivat if a is not None]))
     width = 0.8 / len(kinds)
     for k, (text, stats) in enumerate(kinds):
         means = np.array([np.nan if s.mean is None else s.mean for s in stats])

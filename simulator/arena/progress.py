@@ -39,6 +39,11 @@ class Progress:
         if self._bar is not None:
             self._bar.update(hands)
 
+    def note(self, text: str) -> None:
+        """A line above the bar (nothing when there is no bar: the run's end says it)."""
+        if self._bar is not None:
+            self._bar.write(text)
+
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()

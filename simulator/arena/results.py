@@ -93,6 +93,10 @@ class BlockRecord:
     # per player: whether its bot stated a policy (its own decisions corrected) in every
     # permutation of the block
     policies: tuple[bool, ...] = ()
+    # (P, TESTS) per player the honesty test's sums (simulator.arena.honesty); None when the
+    # run does not measure AIVAT
+    honesty: np.ndarray | None = None
+    tested: np.ndarray | None = None  # (P,) the decisions those sums are over
     # filled by prepare() where the block is played, so the writing process only writes
     text: str | None = None
     summary_line: dict[str, Any] | None = None
@@ -126,6 +130,10 @@ class BlockRecord:
             if self.aivat is not None:
                 players[name]["aivat"] = float(self.aivat[:, p].sum())
                 players[name]["policy"] = bool(self.policies[p]) if self.policies else False
+            if self.honesty is not None:
+                players[name]["honesty"] = [float(x) for x in self.honesty[p]]
+            if self.tested is not None:
+                players[name]["tested"] = int(self.tested[p])
         return {"block": self.block, "deals": self.deals, "rows": self.rows,
                 "players": players, "faults": self.faults}
 

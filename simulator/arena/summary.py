@@ -19,7 +19,11 @@ corrections``, with Student's t at ``blocks - 1`` (nothing is fitted: the correc
 expectation zero as they stand); ``variance_reduction`` is the raw variance over the AIVAT
 variance (both over blocks: a factor, 4 meaning a quarter of the hands for the same
 interval); ``policy`` says whether the player's own decisions were corrected (its bot states
-a policy) or it got chance correction only.
+a policy) or it got chance correction only. In runs that keep the honesty test's sums
+(:mod:`simulator.arena.honesty`), ``aivat`` also holds ``chance`` (the chance-corrected
+figure) and, for a player whose bot states a policy, ``honesty`` (``log_evidence, threshold,
+flagged, false_alarm, decisions``) and ``estimator``: ``chance`` when a player failed the
+test, the figures then the chance-corrected ones and ``corrected`` AIVAT's own.
 
 Faults are counted per player: a block's ``faults`` list holds records (dicts with a ``name``
 key) or, in runs written before they were records, text starting with the player's name.
@@ -40,12 +44,13 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from simulator.arena.config import MAX_SEATS
+from simulator.arena.honesty import FALSE_ALARM, TESTS, log_evidence, threshold
 from simulator.arena.stats import MIN_FIT_BLOCKS, Adjusted, Stat, luck_adjusted, ratio_stats
 from simulator.core.errors import HoldemError
 from simulator.core.frozen import FrozenMap
@@ -60,20 +65,58 @@ class SummaryError(HoldemError, ValueError):
 
 
 @dataclass(frozen=True)
+class Honesty:
+    """The honesty test of a player's play against its stated policy
+    (:mod:`simulator.arena.honesty`): its log evidence, the threshold for the players tested
+    together, and whether it was reached."""
+
+    evidence: float
+    threshold: float
+    decisions: int | None = None  # the decisions tested (None in runs that did not count)
+
+    @property
+    def flagged(self) -> bool:
+        return self.evidence >= self.threshold
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"log_evidence": self.evidence, "threshold": self.threshold,
+                "flagged": self.flagged, "false_alarm": FALSE_ALARM,
+                "decisions": self.decisions}
+
+
+@dataclass(frozen=True)
 class Aivat:
     """A player's AIVAT estimate: its statistics, the variance factor it gained over the raw
     estimate (None without both errors) and whether the player's own decisions were
-    corrected."""
+    corrected. ``estimator`` is ``aivat``, or ``chance`` when a player of the run failed the
+    honesty test: then ``stat`` is the chance-corrected figure (``net - luck``, no action
+    corrections), and so for every player, since a seat's corrections enter every seat's.
+    ``chance`` is that figure in any case, and ``corrected`` AIVAT's own when it was set aside
+    (a league reads both, and tests for a lie at its own threshold)."""
 
     stat: Stat
     variance_reduction: float | None
     policy: bool
+    honesty: Honesty | None = None
+    estimator: str = "aivat"
+    chance: Stat | None = None
+    corrected: Stat | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        low, high = self.stat.ci95 if self.stat.ci95 is not None else (None, None)
-        return {"mean": self.stat.mean, "ci_low": low, "ci_high": high,
-                "stderr": self.stat.stderr, "variance_reduction": self.variance_reduction,
-                "policy": self.policy}
+        out = {**_interval(self.stat), "variance_reduction": self.variance_reduction,
+               "policy": self.policy}
+        if self.honesty is not None:
+            out.update(estimator=self.estimator, honesty=self.honesty.as_dict())
+        if self.chance is not None:
+            out["chance"] = _interval(self.chance)
+        if self.corrected is not None:
+            out["corrected"] = _interval(self.corrected)
+        return out
+
+
+def _interval(stat: Stat) -> dict[str, Any]:
+    low, high = stat.ci95 if stat.ci95 is not None else (None, None)
+    return {"mean": stat.mean, "ci_low": low, "ci_high": high, "stderr": stat.stderr}
 
 
 def aivat_figures(raw: Stat, totals: np.ndarray, luck: np.ndarray, corrections: np.ndarray,
@@ -218,6 +261,8 @@ class Totals:
     luck: float
     aivat: float | None = None
     policy: bool = False
+    honesty: tuple[float, ...] | None = None  # the honesty test's sums (TESTS of them)
+    tested: int | None = None  # the decisions they are over
 
 
 @dataclass(frozen=True)
@@ -254,7 +299,10 @@ def parse_block(line: Any, names: Sequence[str]) -> BlockTotals:
             raise SummaryError(f"{where}: {key}policy: expected true or false, got {policy!r}")
         totals[name] = Totals(_field(entry, "hands", int, where, key),
                               _field(entry, "net", float, where, key),
-                              _field(entry, "luck", float, where, key), aivat, policy)
+                              _field(entry, "luck", float, where, key), aivat, policy,
+                              _honesty_sums(entry, f"{where}: {key}honesty"),
+                              _field(entry, "tested", int, where, key)
+                              if "tested" in entry else None)
         cells = _field(entry, "positions", dict, where, key)
         positions[name] = FrozenMap({label: _cell(cell, f"{where}: {key}positions.{label}")
                                      for label, cell in cells.items()})
@@ -280,6 +328,19 @@ def _field(data: Any, key: str, kind: type, where: str, prefix: str = "") -> Any
     if kind is int and value < 0:
         raise SummaryError(f"{where}: {prefix}{key}: expected >= 0, got {value}")
     return float(value) if kind is float else value
+
+
+def _honesty_sums(entry: dict[str, Any], where: str) -> tuple[float, ...] | None:
+    """A block's honesty sums of a player (None in a run written before they were kept)."""
+    sums = entry.get("honesty")
+    if sums is None:
+        return None
+    if not (isinstance(sums, list) and len(sums) == TESTS and all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+            for x in sums)):
+        raise SummaryError(f"{where}: expected a list of {TESTS} finite numbers, "
+                           f"got {sums!r}"[:200])
+    return tuple(float(x) for x in sums)
 
 
 def _cell(cell: Any, where: str) -> Totals:
@@ -330,11 +391,14 @@ def summarise_blocks(blocks: Sequence[BlockTotals], names: Sequence[str], *, uni
     """:func:`summarise` of blocks already checked by :func:`parse_blocks`."""
     per_bb = unit_chips / big_blind
     empty = Totals(0, 0.0, 0.0)
+    honesty = honesty_of(blocks, names)
+    fallback = any(h.flagged for h in honesty.values())
     players = {}
     for name in names:
         labels = sorted({lab for b in blocks for lab in b.positions[name]}, key=_position_order)
         players[name] = PlayerSummary(
-            name, _figures([b.players[name] for b in blocks], unit_chips), per_bb,
+            name, _figures([b.players[name] for b in blocks], unit_chips, honesty.get(name),
+                           fallback), per_bb,
             FrozenMap({label: _figures([b.positions[name].get(label, empty) for b in blocks],
                                        unit_chips) for label in labels}),
             sum(b.faults[name] for b in blocks))
@@ -342,8 +406,26 @@ def summarise_blocks(blocks: Sequence[BlockTotals], names: Sequence[str], *, uni
                       per_bb, run)
 
 
-def _figures(totals: Sequence[Totals], unit_chips: int) -> Figures:
-    """The figures of a player's blocks; AIVAT's only when every block measured it."""
+def honesty_of(blocks: Sequence[BlockTotals], names: Sequence[str]) -> dict[str, Honesty]:
+    """The honesty test of every player whose bot states a policy and whose blocks all kept
+    the test's sums, at the threshold for that many players tested together."""
+    sums, tested = {}, {}
+    for name in names:
+        kept = [b.players[name].honesty for b in blocks if b.players[name].policy]
+        if blocks and len(kept) == len(blocks) and all(h is not None for h in kept):
+            sums[name] = np.sum(np.array(kept, dtype=np.float64), axis=0)
+            counts = [b.players[name].tested for b in blocks]
+            tested[name] = sum(c for c in counts if c is not None) \
+                if all(c is not None for c in counts) else None
+    bar = threshold(len(sums))
+    return {name: Honesty(log_evidence(s), bar, tested[name]) for name, s in sums.items()}
+
+
+def _figures(totals: Sequence[Totals], unit_chips: int, honesty: Honesty | None = None,
+             fallback: bool = False) -> Figures:
+    """The figures of a player's blocks; AIVAT's only when every block measured it (the
+    chance-corrected figure in its place under ``fallback``: a player failed the honesty
+    test)."""
     hands = np.array([t.hands for t in totals], dtype=np.float64)
     net = np.array([t.net for t in totals], dtype=np.float64) / unit_chips
     luck = np.array([t.luck for t in totals], dtype=np.float64) / unit_chips
@@ -351,8 +433,13 @@ def _figures(totals: Sequence[Totals], unit_chips: int) -> Figures:
     aivat = None
     if totals and all(t.aivat is not None for t in totals):
         corrections = np.array([t.aivat for t in totals], dtype=np.float64) / unit_chips
-        aivat = aivat_figures(raw, net, luck, corrections, hands,
-                              all(t.policy for t in totals))
+        policy = all(t.policy for t in totals)
+        chance = aivat_figures(raw, net, luck, np.zeros_like(net), hands, policy)
+        aivat = replace(aivat_figures(raw, net, luck, corrections, hands, policy),
+                        honesty=honesty, chance=chance.stat)
+        if fallback:
+            aivat = replace(chance, honesty=honesty, estimator="chance", chance=chance.stat,
+                            corrected=aivat.stat)
     return Figures(raw, luck_adjusted(net, luck, hands), aivat)
 
 
@@ -420,7 +507,9 @@ def _aivat_lines(summary: RunSummary, short: str, w: int) -> list[str]:
     players = [(name, p.aivat) for name, p in summary.players.items() if p.aivat is not None]
     if not players:
         return []
-    lines = [f"{'AIVAT':<12}{'':>7}  {short + ' [95% CI]':<{w}}{'variance / raw':<25}"]
+    fallback = any(a.estimator == "chance" for _, a in players)
+    title = "AIVAT*" if fallback else "AIVAT"
+    lines = [f"{title:<12}{'':>7}  {short + ' [95% CI]':<{w}}{'variance / raw':<25}"]
     for name, aivat in players:
         factor = ("-" if aivat.variance_reduction is None else
             f"1/{aivat.variance_reduction:.1f}")
@@ -428,6 +517,8 @@ def _aivat_lines(summary: RunSummary, short: str, w: int) -> list[str]:
             lines.append(name)
             name = ""
         lines.append(f"{name:<12}{'':>7}  {_cell_text(aivat.stat):<{w}}{factor:<25}")
+    lines += [textwrap.fill(note, WIDTH, subsequent_indent="  ")
+              for note in honesty_notes(summary)]
     for name, aivat in players:
         if not aivat.policy:
             lines.append(textwrap.fill(
@@ -435,6 +526,23 @@ def _aivat_lines(summary: RunSummary, short: str, w: int) -> list[str]:
                 f"(chance only; the other seats' decisions are corrected)", WIDTH,
                 subsequent_indent="  "))
     return lines
+
+
+def honesty_notes(summary: RunSummary) -> list[str]:
+    """A note for every player whose play failed the honesty test, and what the AIVAT
+    figures are then."""
+    notes = []
+    for name, p in summary.players.items():
+        honesty = p.aivat.honesty if p.aivat is not None else None
+        if honesty is not None and honesty.flagged:
+            notes.append(f"note: {name}'s actions disagree with its stated policy (honesty "
+                         f"test: log evidence {honesty.evidence:.1f} >= {honesty.threshold:.1f};"
+                         f" an honest bot reaches it in under 1 run in "
+                         f"{round(1 / FALSE_ALARM):,}): its AIVAT corrections are biased")
+    if notes:
+        notes.append("note: AIVAT* is the chance-corrected figure (net - luck, no action "
+                     "corrections) for every player, in place of AIVAT")
+    return notes
 
 
 def _cell_text(stat: Stat) -> str:

@@ -52,6 +52,7 @@ from simulator.arena.blocks import (
     play_block,
 )
 from simulator.arena.config import ConfigError, SeatSection, TournamentConfig
+from simulator.arena.honesty import Watch
 from simulator.arena.mainguard import (
     EXIT_UNGUARDED,
     in_spawned_import,
@@ -536,6 +537,7 @@ def _play_blocks(config: TournamentConfig, store: RunStore,
     bar = Progress(config.hands * perms, enabled=wanted() if progress is None else progress,
                    initial=finished_rows)
     order = _InOrder(2 * workers)
+    watch = Watch(config.names)
     failures: list[dict[str, Any]] = []
     timing = [0.0, 0.0]
     broken: list[bool] = []
@@ -552,6 +554,8 @@ def _play_blocks(config: TournamentConfig, store: RunStore,
                 return write_histories(histories, start)
         with _writing(broken):
             store.append(outcome.record, len(config.seats), texts)
+        for line in watch.add(outcome.block, outcome.record.honesty, outcome.record.policies):
+            bar.note(line)
         timing[0] += outcome.play_seconds
         timing[1] += outcome.luck_seconds
 

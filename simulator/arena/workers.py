@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from simulator.arena.blocks import BlockOutcome, bots_dir, permutations, play_block
+from simulator.arena.bot_log import TaggedStream, set_tag
 from simulator.arena.config import ConfigError, TournamentConfig
 from simulator.arena.mainguard import EXIT_UNGUARDED, unguarded_message
 from simulator.interop import process_groups
@@ -89,6 +90,7 @@ class SlotMonitor:
     def begin(self, block: int, perm: int) -> None:
         self._mem[BLOCK] = block
         self._mem[PERM] = perm
+        set_tag(block, perm)
 
     def hand_done(self) -> None:
         self._mem[HANDS] += 1.0
@@ -163,6 +165,8 @@ def _redirect_output(log_path: Path | None) -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(line_buffering=True)  # type: ignore[union-attr]
+    sys.stdout = TaggedStream(sys.stdout)  # a bot's prints tagged with block and seating
+    sys.stderr = TaggedStream(sys.stderr)
 
 
 def _end_programs_and_exit(signum: int, frame: object) -> None:

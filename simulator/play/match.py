@@ -304,12 +304,13 @@ def _policy_problem(policy: object, observation: Observation, rows: int,
     (None when it is)."""
     if not isinstance(policy, Policy):
         return f"{what}: returned {type(policy).__name__}, not a Policy"
-    if policy.holdings != rows:
-        return f"{what}: {policy.holdings} rows for {rows} holdings"
-    try:
-        policy.check(observation.legal)
+    try:  # the class's own check, whatever a subclass says; its types before its rows
+        Policy.check(policy, observation.legal)
     except PolicyError as exc:
         return f"{what}: {exc}"
+    held = int(policy.probabilities.shape[0])
+    if held != rows:
+        return f"{what}: {held} rows for {rows} holdings"
     return None
 
 

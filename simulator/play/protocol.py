@@ -50,6 +50,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from pathlib import Path
 from typing import IO, Any, Protocol, runtime_checkable
 
@@ -208,6 +209,7 @@ class Policy:
     def check(self, legal: LegalActions, tolerance: float = 1e-6) -> None:
         """Refuse a policy that is not a distribution over distinct legal actions, naming
         the first problem."""
+        _check_types(self)
         seen: set[PolicyEntry] = set()
         for entry in self.actions:
             if entry in seen:
@@ -232,6 +234,46 @@ class Policy:
         bad = np.flatnonzero(np.abs(sums - 1.0) > tolerance)
         if bad.size:
             raise PolicyError(_bad_sum(int(bad[0]), float(sums[bad[0]])))
+
+
+def _check_types(policy: Policy) -> None:
+    """Refuse a policy whose parts are not what they claim to be, before any use of them:
+    a bot's answer is foreign data, and an entry that is a string or a list would otherwise
+    fail as an ``AttributeError`` or ``TypeError`` deep in the caller."""
+    if not isinstance(policy.actions, tuple):
+        raise PolicyError(f"policy: actions are a {type(policy.actions).__name__}, not a tuple")
+    for entry in policy.actions:
+        problem = _entry_problem(entry)
+        if problem is not None:
+            raise PolicyError(f"policy: {problem}")
+    p = policy.probabilities
+    if not (isinstance(p, np.ndarray) and p.dtype == np.float64 and p.ndim == 2
+            and p.shape[1] == len(policy.actions)):
+        raise PolicyError(f"policy: probabilities are not an array of floats of one column "
+                          f"per action ({type(p).__name__})")
+
+
+def _entry_problem(entry: object) -> str | None:
+    """Why a policy entry is not an :class:`Action` or a :class:`RaiseRange` of integer
+    bounds (None when it is)."""
+    if isinstance(entry, RaiseRange):
+        bounds = (entry.low, entry.high)
+        if all(_integer(b) for b in bounds):
+            return None
+        return f"a raise range of bounds {bounds!r}, not integers"
+    if not isinstance(entry, Action):
+        return f"an entry {entry!r} ({type(entry).__name__}), not an Action or a RaiseRange"[:200]
+    if not isinstance(entry.kind, ActionKind):
+        return f"an Action of kind {entry.kind!r}, not an ActionKind"[:200]
+    amount = entry.amount
+    if (amount is None and entry.kind is ActionKind.RAISE) or (
+            amount is not None and not _integer(amount)):
+        return f"an Action {entry.kind.name.lower()} of amount {amount!r}"[:200]
+    return None
+
+
+def _integer(value: object) -> bool:
+    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 _NOT_FINITE = "policy: a probability is NaN or infinite"
