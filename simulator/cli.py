@@ -5,9 +5,10 @@ Subcommands are found in the ``holdem.commands`` entry-point group (``name = "mo
 ``holdem ehs`` itself. A subcommand's module is imported only when it runs; the list shows the
 first line of each module's docstring, read from its source without importing it.
 
-Exit codes everywhere: 0 success; 2 bad input, refused before any work (every
-:class:`~simulator.core.errors.HoldemError` ends here as one line on stderr); 1 a run that
-failed on its way.
+Exit codes everywhere: 0 success; 2 bad input, refused before any work; 1 a run that failed
+on its way (:class:`~simulator.core.errors.RunError`). Every
+:class:`~simulator.core.errors.HoldemError` ends here, as one line on stderr and its
+``exit_code``: the subcommands raise, and only this module reports.
 
 The current directory goes first on the import path, as with ``python -m``, so a config may
 name a bot module that sits beside it (``my_bots.py`` as ``my_bots:MyBot``).
@@ -73,9 +74,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(run(rest) or 0)
-    except HoldemError as exc:
+    except HoldemError as exc:  # the one place an error becomes a message and an exit code
         print(f"holdem {name}: {for_command_line(str(exc))}", file=sys.stderr)
-        return 2
+        return exc.exit_code
     except BrokenPipeError:  # the reader went away (`holdem bots | head`): nothing to report
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

@@ -23,10 +23,15 @@ import yaml
 from acpc_support import TINY, finish, run_dealer, tiny
 
 from simulator.arena.acpc_cli import main as acpc
-from simulator.arena.run_cli import main as run_main
+from simulator.cli import main as holdem
 from simulator.interop.acpc.connection import LineConnection, listen
 from simulator.interop.acpc.gamedef import SHIPPED
 from simulator.interop.acpc.protocol import ProtocolError
+
+
+def run_main(argv: list[str]) -> int:
+    """``holdem run``, as the command reports it (message and exit code)."""
+    return holdem(["run", *argv])
 
 LIMIT = SHIPPED / "holdem.limit.2p.reverse_blinds.game"
 ROOT = Path(__file__).resolve().parents[1]

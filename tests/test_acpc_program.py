@@ -14,12 +14,17 @@ import pytest
 from acpc_support import TINY
 
 from simulator.arena.config import ConfigError, parse_config
-from simulator.arena.run_cli import main as run_main
 from simulator.arena.tournament import TournamentError, run_tournament
+from simulator.cli import main as holdem
 from simulator.core.game import GameConfig
 from simulator.interop.acpc.program import AcpcProgram
 from simulator.play.match import play_match
 from simulator.play.protocol import BotContext
+
+
+def run_main(argv: list[str]) -> int:
+    """``holdem run``, as the command reports it (message and exit code)."""
+    return holdem(["run", *argv])
 
 LIMIT = {"variant": "limit", "blinds": [5, 10], "small_bet": 10, "stack": 1000}
 

@@ -14,10 +14,15 @@ import pytest
 import yaml
 
 from simulator.arena.config import parse_config
-from simulator.arena.exploit import main as exploit_main
 from simulator.arena.tournament import TournamentError, run_tournament
+from simulator.cli import main as holdem
 from simulator.core.actions import Action, LegalActions
 from simulator.play.protocol import Policy, PolicyError
+
+
+def exploit_main(argv: list[str]) -> int:
+    """``holdem exploit``, as the command reports it (message and exit code)."""
+    return holdem(["exploit", *argv])
 
 LIMIT = {"variant": "limit", "blinds": [1, 2], "small_bet": 2, "stack": 2000}
 SHAPES = ["string", "list", "number", "kind", "range"]

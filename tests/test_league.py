@@ -9,8 +9,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from simulator.arena.league import main, run_league
+from simulator.arena.league import run_league
 from simulator.arena.stats import t975
+from simulator.cli import main as holdem
+
+
+def main(argv: list[str]) -> int:
+    """``holdem league``, as the command reports it (message and exit code)."""
+    return holdem(["league", *argv])
 
 
 def _config(tmp_path: Path, **extra) -> Path:

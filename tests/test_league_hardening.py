@@ -11,9 +11,15 @@ import yaml
 
 from simulator.arena import league as league_module
 from simulator.arena import tournament as tournament_module
-from simulator.arena.league import cells_of, main, pair_configs
+from simulator.arena.league import cells_of, pair_configs
 from simulator.arena.outdir import DirLock
 from simulator.arena.tournament import run_tournament
+from simulator.cli import main as holdem
+
+
+def main(argv: list[str]) -> int:
+    """``holdem league``, as the command reports it (message and exit code)."""
+    return holdem(["league", *argv])
 
 
 def _data(tmp_path: Path, names: list[str], **extra: Any) -> dict[str, Any]:

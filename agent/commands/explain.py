@@ -25,7 +25,6 @@ from agent.heuristic.traces import (
     read_trace_lines,
     trace_path,
 )
-from simulator import HoldemError
 from simulator.core.helptext import summary
 from simulator.play.registry import registered
 
@@ -218,11 +217,7 @@ def main(argv: list[str]) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
-    try:
-        explanation = explain_hand(args.run_dir, args.block, args.perm, args.hand, args.seat)
-    except HoldemError as exc:
-        print(f"holdem explain: {exc}", file=sys.stderr)
-        return 2
+    explanation = explain_hand(args.run_dir, args.block, args.perm, args.hand, args.seat)
     print(explanation.text)
     for line in explanation.skipped:
         print(f"holdem explain: {line}", file=sys.stderr)

@@ -47,7 +47,6 @@ import argparse
 import csv
 import io
 import math
-import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -60,7 +59,7 @@ from simulator.arena.outdir import DirLock, prepare_dir, refuse_symlinks, write_
 from simulator.arena.overrides import add_options, apply_sets, described, options_sets
 from simulator.arena.stats import Stat, t975
 from simulator.arena.two_stage import blocks_needed, staged
-from simulator.core.errors import HoldemError, for_command_line
+from simulator.core.errors import HoldemError
 from simulator.core.files import open_nofollow
 from simulator.core.helptext import TRUST_NOTE, summary
 from simulator.core.seeds import Domain, derive_seed
@@ -523,18 +522,9 @@ def main(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
-    from simulator.arena.tournament import TournamentError
-
-    try:
-        sets = options_sets(args)
-        cells = run_league(args.config, resume=args.resume, force=args.force,
-                           workers=args.workers, quiet=args.quiet, sets=sets)
-    except HoldemError as exc:
-        print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
-        return 2
-    except TournamentError as exc:
-        print(f"holdem league: {for_command_line(str(exc))}", file=sys.stderr)
-        return 1
+    sets = options_sets(args)
+    cells = run_league(args.config, resume=args.resume, force=args.force,
+                       workers=args.workers, quiet=args.quiet, sets=sets)
     if not args.quiet:
         unit = pair_configs(league_data(args.config, sets), str(args.config))[0].unit
         print(crosstable_text(cells, unit))

@@ -13,12 +13,10 @@ names, so it deserves the trust of a script.
 from __future__ import annotations
 
 import argparse
-import sys
 import textwrap
 
 from simulator.arena.config import load_config
 from simulator.arena.overrides import add_options, options_sets
-from simulator.core.errors import HoldemError, for_command_line
 from simulator.core.helptext import TRUST_NOTE
 
 
@@ -48,21 +46,13 @@ def main(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse already printed the usage line
         return 0 if exc.code == 0 else 2
-    from simulator.arena.tournament import TournamentError, run_tournament
-
-    try:
-        config = load_config(args.config, options_sets(args)).with_overrides(
-            output_dir=args.output, workers=args.workers,
-            plots=False if args.no_plots else None)
-        summary = run_tournament(config, resume=args.resume, force=args.force,
-                                 progress=False if args.quiet else None,
-                                 echo=None if args.quiet else print)
-    except HoldemError as exc:  # config, bots, output dir, store: refused before any work
-        print(f"holdem run: {for_command_line(str(exc))}", file=sys.stderr)
-        return 2
-    except TournamentError as exc:
-        print(f"holdem run: {for_command_line(str(exc))}", file=sys.stderr)
-        return 1
+    from simulator.arena.tournament import run_tournament
+    config = load_config(args.config, options_sets(args)).with_overrides(
+        output_dir=args.output, workers=args.workers,
+        plots=False if args.no_plots else None)
+    summary = run_tournament(config, resume=args.resume, force=args.force,
+                             progress=False if args.quiet else None,
+                             echo=None if args.quiet else print)
     if not args.quiet:
         names = ", ".join(path.name for path in summary.files)
         print(textwrap.fill(f"wrote in {summary.out_dir}/: {names}", 80,

@@ -86,13 +86,13 @@ from simulator.arena.workers import (
     seat_names,
     slot_view,
 )
-from simulator.core.errors import HoldemError
+from simulator.core.errors import HoldemError, RunError
 from simulator.core.game import GameConfig
 from simulator.core.seeds import derive_seed
 from simulator.play.registry import build, check_for_game, resolve
 
 
-class TournamentError(RuntimeError):
+class TournamentError(RunError, RuntimeError):
     """A run that failed on its way (a bot fault under ``on_bot_error: stop``, a failed
     block, an interrupt, a full disk).
 

@@ -32,8 +32,18 @@ def for_command_line(message: str) -> str:
 class HoldemError(Exception):
     """Raised for a user's mistake (a config, a bot spec, cards, a range, a file, a store).
 
-    The ``holdem`` command turns it into one line on stderr and exit code 2.
+    The ``holdem`` command turns it into one line on stderr and exit code ``exit_code``: 2,
+    bad input refused before any work, unless a subclass says otherwise.
     """
+
+    exit_code = 2
+
+
+class RunError(HoldemError):
+    """A run that failed on its way (a bot's fault under ``on_bot_error: stop``, a failed
+    block, an interrupt, a full disk): exit code 1. What finished before it stays."""
+
+    exit_code = 1
 
 
 class CardError(HoldemError, ValueError):

@@ -30,6 +30,7 @@ from typing import Any, Literal, Protocol
 
 from simulator.core.actions import Action, ActionKind, ActionRecord, IllegalActionError
 from simulator.core.deal import Deal, deal_cards
+from simulator.core.errors import RunError
 from simulator.core.events import Event
 from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
@@ -54,7 +55,7 @@ __all__ = ["BotError", "CallMonitor", "Deal", "deal_cards", "HandHistory", "BotF
            "play_match", "play_hand", "next_button"]
 
 
-class BotError(RuntimeError):
+class BotError(RunError, RuntimeError):
     """A bot raised, returned something that is not a legal Action, or ran over its time.
 
     The message names the bot (name and seat), the action and the legal set.
