@@ -39,7 +39,16 @@ from agent.modeller.weights import reweight_threshold, reweight_triple
 from agent.strength import values as values_module
 from agent.strength.board_table import clear_board_tables
 from agent.strength.values import board_values, clear_board_values
-from simulator import Action, BaseBot, BotContext, Event, GameConfig, HandEnded, Observation
+from simulator import (
+    Action,
+    BaseBot,
+    BotContext,
+    Event,
+    GameConfig,
+    HandEnded,
+    Observation,
+    Street,
+)
 from simulator.core.cards import parse_cards
 from simulator.play.baseline import RandomBot
 from simulator.play.match import play_match
@@ -100,9 +109,9 @@ def query_times(model: OpponentModeller, hands: list[list[Event]], repeats: int
             if type(event).__name__ == "BoardDealt":
                 break
         hand = model._hand
-        if hand is None or not hand.tracker.active[0] or hand.tracker.street != 1:
+        if hand is None or not hand.betting.active[hand.us] or hand.street != Street.FLOP:
             continue
-        seat = next(s for s in hand.tracker.order if s != 0 and hand.tracker.active[s])
+        seat = next(s for s in hand.betting.order if s != hand.us and hand.betting.active[s])
         for store, out in ((None, generic), (seat, single)):
             model.query(Action.call(), store)
             start = time.perf_counter()
