@@ -24,7 +24,7 @@ abstraction ships in a few megabytes. The flop, where the feature sums 1,081 run
 looked up through the suit permutation that makes the flop canonical.
 
 Everything is computed in integers (exact suit invariance) by :func:`build`, which the
-script ``experiments/make_cfr_tables.py`` runs to write the shipped file; the file is
+script ``experiments/build/make_cfr_tables.py`` runs to write the shipped file; the file is
 validated on load (:func:`load`).
 
 >>> a = load()

@@ -5,7 +5,7 @@ cards, over every one of the C(48, 5) = 1,712,304 boards free of their four card
 each half). Equity against a weighted range is then a matrix product, and no Monte Carlo is
 needed before the flop.
 
-The table is built by :func:`build_counts` (run ``python experiments/make_preflop_equity.py``;
+The table is built by :func:`build_counts` (run ``python experiments/build/make_preflop_equity.py``;
 a few minutes) and ships as ``data/preflop_equity.npz``, an archive
 (:mod:`simulator.core.archive`) holding ``upper``: for every pair h < o in holding order,
 ``2 * wins(h) + ties`` over those boards (an integer; ``E[h, o]`` is it over twice the board
@@ -52,7 +52,7 @@ _UPPER = np.triu_indices(NUM_HOLDINGS, k=1)
 
 class PreflopTableError(HoldemError, RuntimeError):
     """The shipped pre-flop equity table is missing or damaged: reinstall the package, or
-    rebuild it with ``experiments/make_preflop_equity.py``."""
+    rebuild it with ``experiments/build/make_preflop_equity.py``."""
 
 
 def data_path() -> Path:
