@@ -13,15 +13,27 @@ decisions are a table look-up, not the pipeline this file watches.
 
     python experiments/bench/decision_fingerprint.py OUT.jsonl [--scale 1.0]
     cmp before.jsonl after.jsonl
+
+``--digests FILE`` also writes each line's digest and the platform (machine, Python, numpy,
+numba) to FILE: ``tests/test_decision_fingerprint.py`` plays the same matches at the scale of
+``tests/data/decision_fingerprint.json`` and compares, on the platform recorded there.
+
+    python experiments/bench/decision_fingerprint.py /tmp/small.jsonl --scale 0.04 \
+        --digests tests/data/decision_fingerprint.json
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import platform
 import tempfile
 import warnings
 from pathlib import Path
+
+import numba
+import numpy as np
 
 from agent.heuristic import HeuristicAgent
 from simulator.core.game import GameConfig
@@ -55,13 +67,34 @@ def fingerprint(out: Path, scale: float) -> int:
     return decisions
 
 
+def digests(path: Path) -> list[str]:
+    """A short digest of each line of a fingerprint file, in order."""
+    return [hashlib.md5(line.encode()).hexdigest()[:16]
+            for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def platform_key() -> dict[str, str]:
+    """What the floats behind the decisions may differ by: the machine, the Python, numpy's and
+    numba's versions (a fingerprint compares only where all of them agree)."""
+    return {"machine": platform.machine(), "system": platform.system(),
+            "python": ".".join(platform.python_version_tuple()[:2]),
+            "numpy": np.__version__, "numba": numba.__version__}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--scale", type=float, default=1.0, help="share of the hands to play")
+    parser.add_argument("--digests", type=Path, help="also write the lines' digests here")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     print(f"{fingerprint(args.out, args.scale)} trace records written to {args.out}")
+    if args.digests is not None:
+        args.digests.parent.mkdir(parents=True, exist_ok=True)
+        args.digests.write_text(json.dumps({
+            "platform": platform_key(), "scale": args.scale,
+            "digests": digests(args.out)}, indent=1) + "\n", encoding="utf-8")
+        print(f"digests written to {args.digests}")
 
 
 if __name__ == "__main__":
