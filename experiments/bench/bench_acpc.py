@@ -8,7 +8,7 @@ the dealer and in both clients. The clock runs from the first finished hand to t
 process (as ``bench_engine.py``), so the ratio says how much of an engine's speed the
 protocol leaves. Goal: thousands of hands well under a minute, i.e. >= 100 hands/s.
 
-    python experiments/bench/bench_acpc.py [--hands 2000]
+    python experiments/bench/bench_acpc.py [--hands 2000] [--seconds 3]
 """
 
 from __future__ import annotations
@@ -55,10 +55,11 @@ def ours(hands: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--seconds", type=float, default=3.0, help="pokerkit's measurement")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     game = load_gamedef(SHIPPED / "holdem.limit.2p.reverse_blinds.game").to_game_config()
-    a, b = ours(args.hands), theirs(game, 2, 3.0)
+    a, b = ours(args.hands), theirs(game, 2, args.seconds)
     print(f"{'setup':<40}{'ACPC h/s':>10}{'pokerkit h/s':>14}{'ratio':>8}")
     print(f"{'heads-up limit over loopback, check/call':<40}{a:>10.0f}{b:>14.0f}{a / b:>8.2f}")
 

@@ -14,11 +14,12 @@ Prints, on one core:
 
 Goals: a decision's median at most 1 ms and its 99th percentile at most 10 ms.
 
-    python experiments/bench/bench_cfr.py
+    python experiments/bench/bench_cfr.py [--hands 2000] [--spots 30] [--repeats 3] [--rivers 4]
 """
 
 from __future__ import annotations
 
+import argparse
 import time
 
 import numpy as np
@@ -39,7 +40,7 @@ from simulator.play.match import play_match
 GAME = GameConfig(variant="limit", blinds=(1, 2), small_bet=2)
 
 
-def anchor_ms() -> float:
+def anchor_ms(repeats: int) -> float:
     """Milliseconds to rank every live holding (1,081) on 1,000 river boards with the batch
     evaluator."""
     rng = np.random.default_rng(0)
@@ -49,7 +50,7 @@ def anchor_ms() -> float:
         live = HOLDINGS[~np.isin(HOLDINGS, board).any(axis=1)].astype(np.int64)
         rows.append(np.concatenate([live, np.tile(board, (live.shape[0], 1))], axis=1))
     big = np.concatenate(rows)
-    return best_time(lambda: evaluate(big), 3) * 1e3
+    return best_time(lambda: evaluate(big), repeats) * 1e3
 
 
 def decisions(hands: int) -> tuple[list[float], list[float]]:
@@ -77,10 +78,16 @@ def decisions(hands: int) -> tuple[list[float], list[float]]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=2000, help="hands of the timed match")
+    parser.add_argument("--spots", type=int, default=30, help="turn spots for the policy")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per timing; best kept")
+    parser.add_argument("--rivers", type=int, default=4, help="river boards of the best response")
+    args = parser.parse_args()
     pin_to_one_core()
-    anchor = anchor_ms()
+    anchor = anchor_ms(args.repeats)
     decisions(20)  # warm the kernels' caches
-    times, turn_first = decisions(2000)
+    times, turn_first = decisions(args.hands)
     t = np.array(times)
     print(f"anchor: 1,081 holdings on each of 1,000 river boards ranked in {anchor:.1f} ms")
     print(f"act: {t.size} decisions, median {np.median(t):.3f} ms, p99 "
@@ -94,7 +101,7 @@ def main() -> None:
     rng = np.random.default_rng(5)
     fresh = []
     again = []
-    for _ in range(30):
+    for _ in range(args.spots):
         cards = rng.choice(52, 9, replace=False).tolist()
         state = HandState(GAME, [200, 200], button=0, holes=[tuple(cards[:2]),
                                                                tuple(cards[2:4])],
@@ -119,11 +126,11 @@ def main() -> None:
     trainer = Trainer(abstraction.load(), seed=1, boards=1, workers=1)
     trainer.step()  # compile
     boards = [board_data(trainer.abstraction, b) for b in trainer.draw()]
-    walk = best_time(lambda: trainer.solver.iterate(boards), 3)
+    walk = best_time(lambda: trainer.solver.iterate(boards), args.repeats)
     print(f"solver: one board (both players, {boards[0].states.size} holdings, "
           f"{trainer.tree.rows} information sets) in {walk * 1e3:.0f} ms "
           f"({walk * 1e3 / anchor:.2f} anchors)")
-    cost = best_response.board_cost(table, rivers=4)
+    cost = best_response.board_cost(table, rivers=args.rivers)
     print(f"best response: one river board, one seat, in {cost * 1e3:.0f} ms CPU "
           f"({cost * 1e3 / anchor:.2f} anchors)")
 

@@ -6,11 +6,12 @@ from the flop, against eval7's ``py_hand_vs_range_monte_carlo`` on the same spot
 against weighted ranges, and the mean time of whole ``act`` calls of ``mc`` and ``exploiter``
 in a heads-up limit match. Goal: an ``mc`` decision well under a few milliseconds.
 
-    python experiments/bench/bench_rivals.py
+    python experiments/bench/bench_rivals.py [--hands 200] [--repeats 7]
 """
 
 from __future__ import annotations
 
+import argparse
 import time
 
 import eval7
@@ -55,26 +56,34 @@ def decision_ms(bot_factory, hands: int = 200) -> float:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=200, help="hands of each timed match")
+    parser.add_argument("--repeats", type=int, default=7, help="batches per timing; best kept")
+    args = parser.parse_args()
+    repeats = args.repeats
     pin_to_one_core()
     hole, board = parse_cards("AdQc"), parse_cards("3h4cJh")
     equity(hole, board, [None], 10, 0)  # compile
-    ours = per_call(lambda: equity(hole, board, [None], SAMPLES, 1))
+    ours = per_call(lambda: equity(hole, board, [None], SAMPLES, 1), repeats)
     e7_hand = [eval7.Card(c) for c in ("Ad", "Qc")]
     e7_board = [eval7.Card(c) for c in ("3h", "4c", "Jh")]
     e7_range = eval7.HandRange(ALL_HANDS)
     anchor = per_call(lambda: eval7.py_hand_vs_range_monte_carlo(e7_hand, e7_range, e7_board,
-                                                                 SAMPLES))
+                                                                 SAMPLES), repeats)
     print(f"equity, {SAMPLES} deals, heads-up from the flop: {ours:.3f} ms; eval7 "
           f"{anchor:.3f} ms; ratio {ours / anchor:.2f}")
     weighted = parse_range("22+, A2s+, K9s+, ATo+, KJo")
     for seats in (2, 6, 10):
-        uniform = per_call(lambda s=seats: equity(hole, (), [None] * (s - 1), SAMPLES, 1))
-        ranged = per_call(lambda s=seats: equity(hole, (), [weighted] * (s - 1), SAMPLES, 1))
+        uniform = per_call(lambda s=seats: equity(hole, (), [None] * (s - 1), SAMPLES, 1),
+                           repeats)
+        ranged = per_call(lambda s=seats: equity(hole, (), [weighted] * (s - 1), SAMPLES, 1),
+                          repeats)
         print(f"equity pre-flop, {seats} seats: random hands {uniform:.3f} ms, "
               f"weighted ranges {ranged:.3f} ms")
-    print(f"mc decision (heads-up limit): {decision_ms(lambda: MonteCarloBot(seed=1)):.3f} ms")
-    print(f"exploiter decision (heads-up limit): "
-          f"{decision_ms(lambda: ExploiterBot(seed=1)):.3f} ms")
+    mc = decision_ms(lambda: MonteCarloBot(seed=1), args.hands)
+    print(f"mc decision (heads-up limit): {mc:.3f} ms")
+    exploiter = decision_ms(lambda: ExploiterBot(seed=1), args.hands)
+    print(f"exploiter decision (heads-up limit): {exploiter:.3f} ms")
 
 
 if __name__ == "__main__":

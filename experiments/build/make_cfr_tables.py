@@ -9,7 +9,9 @@ About a minute and a half on two cores; deterministic (integers throughout).
     python experiments/build/make_cfr_tables.py --buckets 1000 1000 1000
 
 ``--features FILE`` keeps the computed features in a file (outside the repository is fine)
-so that other bucket counts can be cut from them without computing them again.
+so that other bucket counts can be cut from them without computing them again. ``--boards N``
+takes only the first N canonical boards of each street: a tiny abstraction for a smoke run (give
+it an ``--out`` outside the package), never one to ship.
 """
 
 from __future__ import annotations
@@ -32,13 +34,16 @@ def main() -> None:
     parser.add_argument("--features", type=Path, default=None,
                         help="cache of the computed features (read if present, else written)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--boards", type=int, help="only the first N boards a street (a smoke run)")
     args = parser.parse_args()
+    if args.boards is not None and args.out.resolve() == abstraction.DEFAULT_PATH.resolve():
+        parser.error("--boards builds a tiny abstraction: give it an --out outside the package")
     start = time.perf_counter()
     if args.features is not None and args.features.exists():
         with np.load(args.features) as f:
             found = abstraction.Features(**{k: f[k] for k in f.files})
     else:
-        found = abstraction.compute_features(args.workers, progress=print)
+        found = abstraction.compute_features(args.workers, progress=print, boards=args.boards)
         if args.features is not None:
             np.savez(args.features, **dataclasses.asdict(found))
     built = abstraction.build(found, tuple(args.buckets))

@@ -17,6 +17,7 @@ from matchups import (
     arguments,
     block_rates,
     fmt,
+    parse,
     plot_intervals,
     t_interval,
     timed_play,
@@ -29,7 +30,7 @@ SMALL_BET = HEADS_UP_LIMIT["small_bet"]
 
 
 def main() -> None:
-    args = arguments(__doc__.split("\n\n")[0], deals=6000).parse_args()
+    args = parse(arguments(__doc__.split("\n\n")[0], deals=6000))
     rows, points = [], []
     for rival in RIVALS:
         rates: dict[str, list[float]] = {}

@@ -22,6 +22,7 @@ from matchups import (
     Seat,
     arguments,
     fmt,
+    parse,
     run_dir,
     timed_play,
     write_table,
@@ -42,7 +43,8 @@ def sixmax_seats() -> tuple[list[Seat], dict]:
 def main() -> None:
     parser = arguments(__doc__.split("\n\n")[0], deals=20000)
     parser.add_argument("--sixmax-deals", type=int, default=6000)
-    args = parser.parse_args()
+    parser.add_argument("--sixmax-block-size", type=int, default=1000)
+    args = parse(parser)
     rows = []
     for name, rival in BASELINES.items():
         r = timed_play("paper_table", f"vs_{name}", [HERO, rival], HEADS_UP_LIMIT,
@@ -53,7 +55,7 @@ def main() -> None:
                      f"{r.seconds:.0f}", "yes" if r.ci95[0] > 0 else "NO"])
     seats, game = sixmax_seats()
     r = timed_play("agent_floor", "sixmax_nolimit_baselines", seats, game, HERO.name,
-                   deals=args.sixmax_deals, block_size=1000, seed=args.seed,
+                   deals=args.sixmax_deals, block_size=args.sixmax_block_size, seed=args.seed,
                    workers=args.workers, resume=args.resume)
     rows.append(["6-max no-limit vs 5 baseline seats", "bb/h", fmt(r.mean, r.ci95),
                  r.hands, f"{r.seconds:.0f}", "yes" if r.ci95[0] > 0 else "NO"])
@@ -61,8 +63,9 @@ def main() -> None:
                                 "wall s", "interval above 0"], rows,
                 [f"Command: python experiments/studies/agent_floor.py --deals {args.deals} "
                  f"--sixmax-deals {args.sixmax_deals} --seed {args.seed} --workers "
-                 f"{args.workers}", "Duplicate everywhere; blocks of 2,000 deals heads-up, "
-                 "1,000 at six-max; intervals over blocks (Student's t). The heads-up rows are "
+                 f"{args.workers}", f"Duplicate everywhere; blocks of {args.block_size:,} "
+                 f"deals heads-up, {args.sixmax_block_size:,} at six-max; intervals over blocks "
+                 "(Student's t). The heads-up rows are "
                  "paper_table.py's runs: a wall time of a second or two is a resume of a "
                  "finished run (its time is in paper_table.md)."])
 

@@ -8,6 +8,8 @@ as matches finish, so a long run can be split over several calls with ``--rivals
 
     python experiments/studies/cfr_panel.py                       # every rival, 20,000 deals each
     python experiments/studies/cfr_panel.py --rivals loki exploiter --deals 20000
+
+``--out DIR`` writes (and adds to) the table there instead of ``experiments/results/``.
 """
 
 from __future__ import annotations
@@ -50,10 +52,10 @@ def match(rival: str, deals: int, block: int, seed: int, workers: int) -> dict:
             "ci95": [round(x, 4) for x in row["ci95"]], "seconds": round(seconds, 1)}
 
 
-def write(rows: dict[str, dict]) -> None:
-    RESULTS.mkdir(parents=True, exist_ok=True)
+def write(rows: dict[str, dict], out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
     ordered = [rows[r] for r in RIVALS if r in rows]
-    (RESULTS / "cfr_panel.json").write_text(json.dumps(ordered, indent=2) + "\n")
+    (out / "cfr_panel.json").write_text(json.dumps(ordered, indent=2) + "\n")
     lines = ["# cfr against the panel", "",
              "Heads-up limit (blinds 1/2, bets 2/4, cap 4), duplicate; cfr's win rate in small "
              "bets a hand with its 95% interval over blocks.", "",
@@ -62,7 +64,7 @@ def write(rows: dict[str, dict]) -> None:
     lines += [f"| {r['rival']} | {r['deals']} | {r['block_size']} | {r['sb_per_hand']:+.4f} | "
               f"[{r['ci95'][0]:+.4f}, {r['ci95'][1]:+.4f}] | "
               f"{'yes' if r['ci95'][0] > 0 else 'no'} | {r['seconds']} |" for r in ordered]
-    (RESULTS / "cfr_panel.md").write_text("\n".join(lines) + "\n")
+    (out / "cfr_panel.md").write_text("\n".join(lines) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,14 +74,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--block", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=2107)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=RESULTS, help="folder for the table")
     args = parser.parse_args(argv)
-    record = RESULTS / "cfr_panel.json"
+    record = args.out / "cfr_panel.json"
     rows = ({r["rival"]: r for r in json.loads(record.read_text())} if record.exists()
             else {})
     for rival in args.rivals:
         rows[rival] = match(rival, args.deals, args.block, args.seed, args.workers)
         print(json.dumps(rows[rival]), flush=True)
-        write(rows)
+        write(rows, args.out)
     return 0
 
 

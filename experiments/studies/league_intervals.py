@@ -10,6 +10,9 @@ Writes ``experiments/results/league_intervals.md``.
 
     python experiments/studies/league_intervals.py                          # the whole league
     python experiments/studies/league_intervals.py --bots mc,rock,call,raise,random --hands 2000
+
+``--block-size`` sets both block sizes and ``--max-hands`` the second stage's limit: a tiny run
+(``--hands 20 --block-size 10 --max-hands 40 --out /tmp/x.md``) ends in seconds.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", help="comma-separated names from the panel (default: all)")
     parser.add_argument("--hands", type=int, help="override hands (deals a pair)")
     parser.add_argument("--workers", type=int)
+    parser.add_argument("--block-size", type=int, help="override both block sizes")
+    parser.add_argument("--max-hands", type=int, help="override the second stage's limit")
     parser.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results" /
                                              "league_intervals.md"))
     args = parser.parse_args(argv)
@@ -47,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
         data["hands"] = args.hands
     if args.workers:
         data["workers"] = args.workers
+    if args.block_size:
+        data["block_size"] = data["short_block_size"] = args.block_size
+    if args.max_hands:
+        data["max_hands"] = args.max_hands
     with tempfile.TemporaryDirectory() as tmp:
         data["output"] = {**(data.get("output") or {}), "dir": str(Path(tmp) / "league")}
         path = Path(tmp) / "league.yaml"

@@ -18,7 +18,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matchups import RESULTS, fmt, run_dir, t_interval, write_table  # noqa: E402
+from matchups import (  # noqa: E402
+    DIRS,
+    dir_options,
+    fmt,
+    parse,
+    run_dir,
+    t_interval,
+    write_table,
+)
 
 HERO = "heuristic"
 RIVALS = ("exploiter", "maniac")
@@ -46,7 +54,8 @@ def curve(rival: str, width: int) -> list[tuple[float, tuple[float, float], int]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", type=int, default=500, help="deals per bin (500)")
-    args = parser.parse_args()
+    dir_options(parser)
+    args = parse(parser)
     fig, ax = plt.subplots(figsize=(7, 4))
     rows = []
     for rival in RIVALS:
@@ -63,8 +72,8 @@ def main() -> None:
     ax.set_title("Heads-up limit: the agent's win rate through a block")
     ax.legend()
     fig.tight_layout()
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    fig.savefig(RESULTS / "learning_curves.png", dpi=110)
+    DIRS.results.mkdir(parents=True, exist_ok=True)
+    fig.savefig(DIRS.results / "learning_curves.png", dpi=110)
     write_table("learning_curves", ["rival", "deals in block", "agent SB/h [95% CI]", "blocks"],
                 rows, [f"Command: python experiments/studies/learning_curves.py --bin {args.bin} "
                        "(after experiments/studies/paper_table.py)",

@@ -24,8 +24,21 @@ from simulator.arena.stats import ratio_stats
 from simulator.arena.tournament import Summary, run_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
-RESULTS = ROOT / "experiments" / "results"
-RUNS = ROOT / "results" / "experiments"
+
+
+@dataclass
+class Dirs:
+    """Where the small tables and plots go (``results``, committed) and the run dirs
+    (``runs``): these defaults, or a smoke run's temporary folders (``--results``,
+    ``--runs``), so that a tiny run never overwrites a committed table; and whether the runs
+    play in this process (``--inline``: a tiny run's time is the workers' start-up)."""
+
+    results: Path = ROOT / "experiments" / "results"
+    runs: Path = ROOT / "results" / "experiments"
+    inline: bool = False
+
+
+DIRS = Dirs()
 
 HEADS_UP_LIMIT = {"variant": "limit", "blinds": [1, 2], "small_bet": 2, "stack": 2000,
                   "reset_stacks": True}
@@ -66,14 +79,16 @@ class Outcome:
 def play(experiment: str, run: str, seats: Sequence[Seat], game: dict[str, Any], *,
          deals: int, block_size: int, seed: int, workers: int, resume: bool,
          duplicate: bool = True, bot_timeout: float | None = 60.0) -> Summary:
-    """Play (or, with ``resume``, continue) one run and return its summary."""
-    out = RUNS / experiment / run
+    """Play (or, with ``resume``, continue) one run and return its summary; with
+    ``DIRS.inline`` its blocks play in this process."""
+    out = DIRS.runs / experiment / run
     config = parse_config({
         "game": game, "seats": [s.as_config() for s in seats], "hands": deals,
         "block_size": block_size, "seed": seed, "duplicate": duplicate, "workers": workers,
         "on_bot_error": "stop", "bot_timeout": bot_timeout,
         "output": {"dir": str(out), "plots": True}}, f"{experiment}/{run}")
-    return run_tournament(config, resume=resume, force=not resume, progress=False)
+    return run_tournament(config, resume=resume, force=not resume, progress=False,
+                          inline=DIRS.inline)
 
 
 def outcome(run: str, summary: Summary, player: str, seconds: float) -> Outcome:
@@ -95,14 +110,14 @@ def timed_play(experiment: str, run: str, seats: Sequence[Seat], game: dict[str,
 
 def write_table(name: str, header: Sequence[str], rows: Sequence[Sequence[Any]],
                 notes: Sequence[str] = ()) -> Path:
-    """A Markdown table (and its rows as JSON) in experiments/results/."""
-    RESULTS.mkdir(parents=True, exist_ok=True)
+    """A Markdown table (and its rows as JSON) in experiments/results/ (``DIRS.results``)."""
+    DIRS.results.mkdir(parents=True, exist_ok=True)
     lines = [f"| {' | '.join(header)} |", f"|{'---|' * len(header)}"]
     lines += [f"| {' | '.join(str(x) for x in row)} |" for row in rows]
     text = "\n".join([*lines, "", *notes]) + "\n"
-    path = RESULTS / f"{name}.md"
+    path = DIRS.results / f"{name}.md"
     path.write_text(text, encoding="utf-8")
-    (RESULTS / f"{name}.json").write_text(json.dumps(
+    (DIRS.results / f"{name}.json").write_text(json.dumps(
         [dict(zip(header, map(str, row), strict=True)) for row in rows], indent=2) + "\n",
         encoding="utf-8")
     print(text)
@@ -122,11 +137,29 @@ def arguments(description: str, deals: int, block_size: int = 2000,
                         help="report seeds; tuning used other seeds (see README)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--resume", action="store_true", help="continue interrupted runs")
+    dir_options(parser)
     return parser
 
 
+def dir_options(parser: argparse.ArgumentParser) -> None:
+    """``--results`` and ``--runs``: where this run's tables and run dirs go; ``--inline``."""
+    parser.add_argument("--results", type=Path, default=DIRS.results,
+                        help="folder for the tables and plots (default: experiments/results)")
+    parser.add_argument("--runs", type=Path, default=DIRS.runs,
+                        help="folder for the run dirs (default: results/experiments)")
+    parser.add_argument("--inline", action="store_true",
+                        help="play every block in this process, not in workers")
+
+
+def parse(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """The command line, with ``DIRS`` set from its ``--results``, ``--runs``, ``--inline``."""
+    args = parser.parse_args()
+    DIRS.results, DIRS.runs, DIRS.inline = args.results, args.runs, args.inline
+    return args
+
+
 def run_dir(experiment: str, run: str) -> Path:
-    return RUNS / experiment / run
+    return DIRS.runs / experiment / run
 
 
 def block_rates(experiment: str, run: str, player: str, unit_chips: int) -> list[float]:
@@ -169,8 +202,8 @@ def plot_intervals(name: str, points: Sequence[Point], ylabel: str, title: str) 
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     fig.tight_layout()
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / f"{name}.png"
+    DIRS.results.mkdir(parents=True, exist_ok=True)
+    path = DIRS.results / f"{name}.png"
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path

@@ -18,11 +18,12 @@ import json
 import re
 
 from matchups import (
+    DIRS,
     HEADS_UP_LIMIT,
-    RESULTS,
     Seat,
     arguments,
     fmt,
+    parse,
     plot_intervals,
     timed_play,
     write_table,
@@ -57,8 +58,8 @@ def aivat_cell(summary: dict) -> str:
 def main() -> None:
     parser = arguments(__doc__.split("\n\n")[0], deals=20000)
     parser.add_argument("--rivals", nargs="*", choices=RIVALS, default=list(RIVALS))
-    args = parser.parse_args()
-    table = RESULTS / "paper_table.json"
+    args = parse(parser)
+    table = DIRS.results / "paper_table.json"
     kept = ({row["rival"]: row for row in json.loads(table.read_text())}
             if table.exists() and set(args.rivals) != set(RIVALS) else {})
     rows, points = [], []

@@ -17,6 +17,7 @@ from matchups import (
     Seat,
     arguments,
     fmt,
+    parse,
     plot_intervals,
     timed_play,
     write_table,
@@ -31,7 +32,7 @@ def main() -> None:
     parser = arguments(__doc__.split("\n\n")[0], deals=6000)
     parser.add_argument("--no-duplicate", dest="duplicate", action="store_false",
                         help="one seating per deal instead of the six rotations (6x cheaper)")
-    args = parser.parse_args()
+    args = parse(parser)
     rows, points = [], []
     for variant, (game, unit) in GAMES.items():
         r = timed_play("sixmax_tables", variant, SEATS, game, SEATS[0].name, deals=args.deals,
