@@ -32,12 +32,14 @@ demo: setup-base
 	@echo "Next: '. $(VENV)/bin/activate' puts holdem on the PATH (or type $(VENV)/bin/holdem);"
 	@echo "'holdem --help' lists the commands, 'holdem play' plays against the agent."
 
-# The installed-wheel test takes over a minute, so it is marked slow; it runs here anyway.
+# The installed-wheel test takes over a minute, so it is marked slow; it runs here anyway, and
+# so do the heavier smoke runs of experiments/ (every script in a tiny mode: a script that no
+# longer runs fails here).
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) -m pytest
-	$(PY) -m pytest --runslow tests/test_wheel.py
+	$(PY) -m pytest --runslow tests/test_wheel.py tests/test_experiments_smoke.py -m slow
 
 test-all: setup
 	$(PY) -m pytest --runslow
