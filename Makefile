@@ -36,27 +36,29 @@ demo: setup-base
 	@echo "Next: '. $(VENV)/bin/activate' puts holdem on the PATH (or type $(VENV)/bin/holdem);"
 	@echo "'holdem --help' lists the commands, 'holdem play' plays against the agent."
 
-# The installed-wheel test takes over a minute, so it is marked slow; it runs here anyway.
+# The installed-wheel test takes over a minute, so it is marked slow; it runs here anyway, and
+# so do the heavier smoke runs of experiments/ (every script in a tiny mode: a script that no
+# longer runs fails here).
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(PY) -m pytest
-	$(PY) -m pytest --runslow tests/test_wheel.py
+	$(PY) -m pytest --runslow tests/test_wheel.py tests/test_experiments_smoke.py -m slow
 
 test-all: setup
 	$(PY) -m pytest --runslow
 
 bench: setup
-	$(PY) experiments/bench_evaluator.py
-	$(PY) experiments/bench_hand_evaluator.py
-	$(PY) experiments/bench_engine.py
-	$(PY) experiments/bench_tournament.py
-	$(PY) experiments/bench_preflop.py
-	$(PY) experiments/bench_modeller.py --memory-hands 200000
-	$(PY) experiments/bench_agent.py
-	$(PY) experiments/bench_rivals.py
-	$(PY) experiments/bench_acpc.py
-	$(PY) experiments/bench_cfr.py
+	$(PY) experiments/bench/bench_evaluator.py
+	$(PY) experiments/bench/bench_hand_evaluator.py
+	$(PY) experiments/bench/bench_engine.py
+	$(PY) experiments/bench/bench_tournament.py
+	$(PY) experiments/bench/bench_preflop.py
+	$(PY) experiments/bench/bench_modeller.py --memory-hands 200000
+	$(PY) experiments/bench/bench_agent.py
+	$(PY) experiments/bench/bench_rivals.py
+	$(PY) experiments/bench/bench_acpc.py
+	$(PY) experiments/bench/bench_cfr.py
 
 # The cfr bot's data (agent/equilibrium/README.md): the bucket file (about 2 minutes), the
 # strategy (hours: see the README for the measured time) with the checkpoints the
@@ -65,19 +67,20 @@ CFR_SEED ?= 21
 CFR_ITERATIONS ?= 4000
 CFR_CHECKPOINTS ?= 250 500 1000 2000 3000 4000
 cfr-tables: setup
-	$(PY) experiments/make_cfr_tables.py --buckets 200 200 200
+	$(PY) experiments/build/make_cfr_tables.py --buckets 200 200 200
 
 cfr-strategy: setup
-	$(PY) experiments/make_cfr_strategy.py --seed $(CFR_SEED) --iterations $(CFR_ITERATIONS) \
+	$(PY) experiments/build/make_cfr_strategy.py --seed $(CFR_SEED) --iterations $(CFR_ITERATIONS) \
 		--workers 2 --checkpoints $(CFR_CHECKPOINTS) --checkpoint-dir results/cfr_checkpoints \
 		--record experiments/results/cfr_build.json
 
 cfr-exploitability: setup
-	$(PY) experiments/cfr_exploitability.py results/cfr_checkpoints --flops 8 --turns 3
+	$(PY) experiments/studies/cfr_exploitability.py results/cfr_checkpoints --flops 8 --turns 3
 
 # The strength experiments (hours on 2 cores; see experiments/README.md). Not tests.
 experiments: setup
-	cd experiments && ../$(PY) paper_table.py && ../$(PY) learning_curves.py \
-		&& ../$(PY) agent_floor.py && ../$(PY) ablation.py --deals 6000 \
-		&& ../$(PY) sixmax_tables.py --deals 6000
+	$(PY) experiments/studies/paper_table.py && $(PY) experiments/studies/learning_curves.py \
+		&& $(PY) experiments/studies/agent_floor.py \
+		&& $(PY) experiments/studies/ablation.py --deals 6000 \
+		&& $(PY) experiments/studies/sixmax_tables.py --deals 6000
 	$(VENV)/bin/holdem league configs/league.yaml --force

@@ -444,7 +444,7 @@ def test_the_shipped_strategy_and_buckets_are_within_budget() -> None:
 
 
 def _build(out: Path, iterations: int) -> bytes:
-    subprocess.run([sys.executable, str(ROOT / "experiments" / "make_cfr_strategy.py"),
+    subprocess.run([sys.executable, str(ROOT / "experiments" / "build" / "make_cfr_strategy.py"),
                     "--seed", "3", "--iterations", str(iterations), "--workers", "2",
                     "--out", str(out)], check=True, capture_output=True, cwd=ROOT)
     return out.read_bytes()

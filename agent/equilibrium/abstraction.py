@@ -24,7 +24,7 @@ abstraction ships in a few megabytes. The flop, where the feature sums 1,081 run
 looked up through the suit permutation that makes the flop canonical.
 
 Everything is computed in integers (exact suit invariance) by :func:`build`, which the
-script ``experiments/make_cfr_tables.py`` runs to write the shipped file; the file is
+script ``experiments/build/make_cfr_tables.py`` runs to write the shipped file; the file is
 validated on load (:func:`load`).
 
 >>> a = load()
@@ -87,16 +87,23 @@ def _pool_map(fn: Callable[[Any], Any], items: list[Any], workers: int) -> list[
         return list(pool.map(fn, items))
 
 
-def compute_features(workers: int = 1, progress: Callable[[str], None] | None = None
-                     ) -> Features:
+def compute_features(workers: int = 1, progress: Callable[[str], None] | None = None,
+                     boards: int | None = None) -> Features:
     """Every street's feature over every canonical board (about a minute and a half on two
-    cores); the numba kernels release the GIL, so ``workers`` threads share the boards."""
+    cores); the numba kernels release the GIL, so ``workers`` threads share the boards.
+    ``boards`` takes only the first that many canonical boards of each street: tiny features
+    for a smoke run of the build script, never an abstraction to ship."""
     say = progress or (lambda _: None)
-    flop_codes, flop_weight = features.canonical_boards(3)
+
+    def canonical(cards: int) -> tuple[np.ndarray, np.ndarray]:
+        codes, weights = features.canonical_boards(cards)
+        return codes[:boards], weights[:boards]
+
+    flop_codes, flop_weight = canonical(3)
     say(f"flop features of {flop_codes.size} canonical flops")
     flop = np.stack(_pool_map(lambda c: features.squared_codes(features.decode(c, 3)),
                               flop_codes.tolist(), workers))
-    turn_codes, turn_weight = features.canonical_boards(4)
+    turn_codes, turn_weight = canonical(4)
     say(f"turn features of {turn_codes.size} canonical turn boards")
 
     def turn_chunk(chunk: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -111,12 +118,12 @@ def compute_features(workers: int = 1, progress: Callable[[str], None] | None = 
         return u, np.bincount(inverse, weights=np.concatenate(weights)).astype(np.int64)
 
     pairs = np.stack([turn_codes, turn_weight], axis=1)
-    parts = _pool_map(turn_chunk, np.array_split(pairs, 64), workers)
+    parts = _pool_map(turn_chunk, np.array_split(pairs, min(64, len(pairs))), workers)
     allv = np.concatenate([p[0] for p in parts])
     allw = np.concatenate([p[1] for p in parts])
     turn_values, inverse = np.unique(allv, return_inverse=True)
     turn_w = np.bincount(inverse, weights=allw).astype(np.int64)
-    river_codes, river_board_weight = features.canonical_boards(5)
+    river_codes, river_board_weight = canonical(5)
     say(f"river features of {river_codes.size} canonical river boards")
 
     def river_chunk(chunk: np.ndarray) -> np.ndarray:
@@ -126,8 +133,9 @@ def compute_features(workers: int = 1, progress: Callable[[str], None] | None = 
             hist += np.bincount(c[c >= 0], minlength=MAX_BUCKETS) * w
         return hist
 
-    river = np.sum(_pool_map(river_chunk, np.array_split(
-        np.stack([river_codes, river_board_weight], axis=1), 64), workers), axis=0)
+    rivers = np.stack([river_codes, river_board_weight], axis=1)
+    river = np.sum(_pool_map(river_chunk, np.array_split(rivers, min(64, len(rivers))),
+                             workers), axis=0)
     return Features(flop_codes, flop, flop_weight, turn_values, turn_w, river)
 
 

@@ -12,7 +12,7 @@ proven exploitable"). Three pure parts, and one record of what was learned:
   counts it; its column is 0 fold, 1 check or call, 2 bet or raise.
 * **What the equilibrium does there** (:class:`Reference`): the chance of each column at
   each key when the strategy plays itself, counted by
-  ``experiments/make_equilibrium_reference.py`` and shipped in
+  ``experiments/build/make_equilibrium_reference.py`` and shipped in
   ``agent/equilibrium/data/reference.json``.
 * **The evidence** (:func:`log_evidence`): the log Bayes factor of "it plays its own
   frequencies" (at each key a Dirichlet prior of total weight ``concentration`` centred on

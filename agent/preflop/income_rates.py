@@ -3,7 +3,7 @@
 ``IR_x = x * Eq_x - 1``, where ``Eq_x`` is the all-in showdown equity (ties split) against
 ``x - 1`` random hands: what a hand wins per unit it puts in when ``x`` players all go to
 showdown. Values are in thousandths, as the tables print them (AA: +704 heads-up). The data,
-``data/income_rates.csv``, is made by ``experiments/make_income_rates.py``; its companion
+``data/income_rates.csv``, is made by ``experiments/build/make_income_rates.py``; its companion
 note ``data/income_rates.md`` gives the precision.
 
 A hand is named by its class (``"AKs"``), its holding (``"AsKs"`` or two card indices) or its

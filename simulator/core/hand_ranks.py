@@ -11,7 +11,7 @@ Design: a perfect hash on rank counts plus a flush table, as in phevaluator.
 Both tables are derived here from the hand-ranking rules, in treys' order; treys is only the
 oracle of the tests. Building them takes about half a second of Python loops, which every
 process that plays paid at import, so the built tables ship as ``data/hand_ranks.npz``
-(``python experiments/make_hand_ranks.py`` writes it; a test holds it to a fresh build).
+(``python experiments/build/make_hand_ranks.py`` writes it; a test holds it to a fresh build).
 
 >>> from simulator.core.cards import parse_cards
 >>> int(evaluate(parse_cards("AhKhQhJhTh")))
@@ -214,7 +214,7 @@ _SHAPES = {"offs": ((13, 8, 5), np.int32), "flush": ((1 << 13,), np.int16),
 
 class HandRanksError(HoldemError, RuntimeError):
     """The shipped hand-rank tables are missing or damaged: reinstall the package, or rebuild
-    them with ``experiments/make_hand_ranks.py``."""
+    them with ``experiments/build/make_hand_ranks.py``."""
 
 
 def data_path() -> Path:
@@ -245,7 +245,7 @@ def load_tables(path: str | Path | None = None) -> Tables:
 
 def _tables() -> Tables:
     """The shipped tables; built afresh only where the file is absent (as when
-    ``experiments/make_hand_ranks.py`` writes it the first time)."""
+    ``experiments/build/make_hand_ranks.py`` writes it the first time)."""
     return load_tables() if data_path().is_file() else build_tables()
 
 

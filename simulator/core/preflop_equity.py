@@ -5,7 +5,7 @@ cards, over every one of the C(48, 5) = 1,712,304 boards free of their four card
 each half). Equity against a weighted range is then a matrix product, and no Monte Carlo is
 needed before the flop.
 
-The table is built by :func:`build_counts` (run ``python experiments/make_preflop_equity.py``;
+The table is built by :func:`build_counts` (run ``python experiments/build/make_preflop_equity.py``;
 a few minutes) and ships as ``data/preflop_equity.npz``, an archive
 (:mod:`simulator.core.archive`) holding ``upper``: for every pair h < o in holding order,
 ``2 * wins(h) + ties`` over those boards (an integer; ``E[h, o]`` is it over twice the board
@@ -52,7 +52,7 @@ _UPPER = np.triu_indices(NUM_HOLDINGS, k=1)
 
 class PreflopTableError(HoldemError, RuntimeError):
     """The shipped pre-flop equity table is missing or damaged: reinstall the package, or
-    rebuild it with ``experiments/make_preflop_equity.py``."""
+    rebuild it with ``experiments/build/make_preflop_equity.py``."""
 
 
 def data_path() -> Path:
@@ -106,15 +106,20 @@ def _accumulate(boards: np.ndarray, sizes: np.ndarray, hold_a: np.ndarray,
                                      + np.uint32(mine == theirs))
 
 
-def build_counts(progress: bool = False) -> np.ndarray:
-    """The upper triangle (h < o) of ``2 * wins + ties`` over all boards: shape (878,475,)."""
-    boards, sizes = _canonical_boards()
+def build_counts(progress: bool = False, boards: int | None = None) -> np.ndarray:
+    """The upper triangle (h < o) of ``2 * wins + ties`` over all boards: shape (878,475,).
+
+    ``boards`` counts only the first that many board classes: a tiny table for a smoke run
+    of the build script, never one to ship (each class is whole, so the suit symmetrisation
+    still divides evenly)."""
+    every, every_size = _canonical_boards()
+    cards, sizes = every[:boards], every_size[:boards]
     acc = np.zeros((NUM_HOLDINGS, NUM_HOLDINGS), dtype=np.uint32)
     step = 4096
-    for start in range(0, len(boards), step):
-        _accumulate(boards[start:start + step], sizes[start:start + step], HOLD_A, HOLD_B, acc)
+    for start in range(0, len(cards), step):
+        _accumulate(cards[start:start + step], sizes[start:start + step], HOLD_A, HOLD_B, acc)
         if progress:
-            print(f"\r{min(start + step, len(boards))}/{len(boards)} boards", end="",
+            print(f"\r{min(start + step, len(cards))}/{len(cards)} boards", end="",
                   flush=True)
     if progress:
         print()
