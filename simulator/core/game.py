@@ -37,6 +37,9 @@ class Structure(Enum):
     NO_LIMIT = "nolimit"  # any raise from the minimum to all-in
 
 
+_STRUCTURES = {s.value: s for s in Structure}
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """Blinds are listed from the small blind on (``(1, 2)``; a third entry is a straddle).
@@ -61,8 +64,6 @@ class GameConfig:
         # record too, so its messages name the key (``game.<field>``) and are written once.
         if self.variant not in ("limit", "nolimit"):
             raise GameError(f"game.variant: expected 'limit' or 'nolimit', got {self.variant!r}")
-        # read at every betting round and decision: looked up once, not a field of the record
-        object.__setattr__(self, "_structure", Structure(self.variant))
         blinds = tuple(int(b) for b in self.blinds)
         object.__setattr__(self, "blinds", blinds)
         if not blinds or any(b < 0 for b in blinds) or blinds[-1] <= 0:
@@ -104,12 +105,12 @@ class GameConfig:
 
     @property
     def structure(self) -> Structure:
-        return self._structure  # type: ignore[attr-defined]
+        return _STRUCTURES[self.variant]  # a dict look-up: read at every round and decision
 
     @property
     def is_limit(self) -> bool:
         """Whether every bet is one fixed size (and only then ``bet_size`` is defined)."""
-        return self._structure is Structure.LIMIT  # type: ignore[attr-defined]
+        return _STRUCTURES[self.variant] is Structure.LIMIT
 
     @property
     def bet_cap(self) -> int | None:
