@@ -56,18 +56,58 @@ MAX_DEPTH = 40
 
 
 @numba.njit(cache=True, nogil=True)
-def _fold_value(reach: np.ndarray, ha: np.ndarray, hb: np.ndarray, stake: float,
-                out: np.ndarray, per_card: np.ndarray) -> None:
-    per_card[:] = 0.0
+def _turn_fold(reach: np.ndarray, ha: np.ndarray, hb: np.ndarray, stake: float,
+               rivers: np.ndarray, out: np.ndarray, sums: np.ndarray) -> None:
+    """A fold on the turn, summed over the river cards as a showdown below it is: each
+    compatible opponent o weighs ``stake`` times the river cards h and o both leave, R minus
+    those h holds minus those o holds (``rivers`` the turn's river cards, -1 padded)."""
+    held = sums[2]
+    held[:] = 0.0
+    count = 0.0
+    for q in range(rivers.shape[0]):
+        if rivers[q] >= 0:
+            held[rivers[q]] = 1.0
+            count += 1.0
+    sums[0, :] = 0.0
+    sums[1, :] = 0.0
     total = 0.0
+    weighted = 0.0
     for h in range(reach.shape[0]):
         x = reach[h]
         if x != 0.0:
+            w = x * (held[ha[h]] + held[hb[h]])
             total += x
-            per_card[ha[h]] += x
-            per_card[hb[h]] += x
+            weighted += w
+            sums[0, ha[h]] += x
+            sums[0, hb[h]] += x
+            sums[1, ha[h]] += w
+            sums[1, hb[h]] += w
     for h in range(reach.shape[0]):
-        out[h] = stake * (total - per_card[ha[h]] - per_card[hb[h]] + reach[h])
+        a = ha[h]
+        b = hb[h]
+        mine = held[a] + held[b]
+        met = total - sums[0, a] - sums[0, b] + reach[h]
+        met_held = weighted - sums[1, a] - sums[1, b] + reach[h] * mine
+        out[h] = stake * ((count - mine) * met - met_held)
+
+
+@numba.njit(cache=True, nogil=True)
+def _flop_fold(reach: np.ndarray, ha: np.ndarray, hb: np.ndarray, stake: float,
+               turn_cards: np.ndarray, river_cards: np.ndarray, out: np.ndarray,
+               r: np.ndarray, v: np.ndarray, sums: np.ndarray) -> None:
+    """A fold on the flop, summed over the sampled turns and their rivers as a showdown
+    below it is (:func:`_turn_fold` on each turn); ``r`` and ``v`` are scratch."""
+    out[:] = 0.0
+    for t in range(turn_cards.shape[0]):
+        c = turn_cards[t]
+        if c < 0:
+            continue
+        for h in range(reach.shape[0]):
+            r[h] = 0.0 if ha[h] == c or hb[h] == c else reach[h]
+        _turn_fold(r, ha, hb, stake, river_cards[t], v, sums)
+        for h in range(reach.shape[0]):
+            if ha[h] != c and hb[h] != c:
+                out[h] += v[h]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -190,8 +230,14 @@ def _respond(node: int, depth: int, me: int, kind: np.ndarray, player: np.ndarra
     if k == FOLD:
         folder = player[node]
         stake = float(spent[node, folder])
-        _fold_value(reach, ha, hb, -stake if folder == me else stake, out,
-                    scratch[0])
+        if folder == me:
+            stake = -stake
+        # weighted by the chance outcomes below, as the showdowns are (values are sums)
+        if rnd[node] == 2:
+            _turn_fold(reach, ha, hb, stake, river_cards[ti], out, scratch)
+        else:
+            _flop_fold(reach, ha, hb, stake, turn_cards, river_cards, out,
+                       reach_buf[depth], kid_buf[depth, 0], scratch)
         return
     if k == CHANCE:
         nxt = child[node, 1]
@@ -385,6 +431,18 @@ class Responder:
         return out
 
 
+def showdowns(sample: FlopSample) -> np.ndarray:
+    """Per holding, the (turn, river, opponent) triples its summed values range over: the
+    sampled turns and river cards it leaves, times the 990 opponent holdings each river
+    board leaves; a summed value over it is an expectation."""
+    out = np.zeros(NUM_HOLDINGS)
+    for t, turn in enumerate(sample.turn_cards.tolist()):
+        cards = sample.river_cards[t][sample.river_cards[t] >= 0]
+        held = np.isin(_HA, cards).astype(float) + np.isin(_HB, cards)
+        out += np.where((_HA == turn) | (_HB == turn), 0.0, cards.size - held)
+    return out * 990
+
+
 def board_cost(table: StrategyTable, seed: int = 0, rivers: int = 8) -> float:
     """CPU seconds of one responder's walk per river board (one flop, one turn, ``rivers``
     river cards), the unit of the cost of an exact best response over all boards."""
@@ -511,9 +569,7 @@ def estimate(table: StrategyTable, flops: int, turns: int, seed: int,
         got: dict[tuple[str, int], dict[int, np.ndarray]] = {}
         for which, mode in (("in", RECORD), ("out", REPLAY)):
             sample = samples[which]
-            valid = sum((~(np.isin(_HA, [t]) | np.isin(_HB, [t]))).astype(float)
-                        for t in sample.turn_cards.tolist())
-            norm = np.asarray(valid) * (46 if rivers is None else rivers) * 990
+            norm = showdowns(sample)
             got[which, me] = {}
             for root in roots:
                 v = responders[me].flop_values(me, sample, reach[me][root], root, mode,
