@@ -123,19 +123,24 @@ def _river_means(tables: np.ndarray, codes: np.ndarray, out: np.ndarray) -> None
     """``out[k, t, h]``: the mean over the live river cards of ``tables[k, code]`` (NaN where
     no river is live: a dead turn)."""
     kinds = tables.shape[0]
-    acc = np.zeros(kinds)
+    n = codes.shape[2]
+    by_code = np.ascontiguousarray(tables.T)  # (codes, kinds): one row read per holding
+    acc = np.zeros((n, kinds))
+    count = np.zeros(n, dtype=np.int64)
     for t in range(codes.shape[0]):
-        for h in range(codes.shape[2]):
-            acc[:] = 0.0
-            count = 0
-            for r in range(codes.shape[1]):
-                c = codes[t, r, h]
+        acc[:] = 0.0
+        count[:] = 0
+        for r in range(codes.shape[1]):
+            row = codes[t, r]
+            for h in range(n):
+                c = row[h]
                 if c >= 0:
-                    count += 1
+                    count[h] += 1
                     for k in range(kinds):
-                        acc[k] += tables[k, c]
+                        acc[h, k] += by_code[c, k]
+        for h in range(n):
             for k in range(kinds):
-                out[k, t, h] = acc[k] / count if count else np.nan
+                out[k, t, h] = acc[h, k] / count[h] if count[h] else np.nan
 
 
 # --- the walk -----------------------------------------------------------------------------------
@@ -194,11 +199,15 @@ class _Walk:
         if chips not in self.turn:
             starts: list[int] = []
             self._river_starts(node, starts)
-            tables = np.stack([self.river_start(s) for s in starts])
-            means = np.empty((len(starts), 52, NUM_HOLDINGS))
+            pots = sorted({int(self.tree.spent[s, 0]) for s in starts})
+            tables = np.stack([self.river_start(s) for s in
+                               (next(s for s in starts if self.tree.spent[s, 0] == p)
+                                for p in pots)])
+            means = np.empty((len(pots), 52, NUM_HOLDINGS))
             _river_means(tables, self.codes, means)
-            by_start = dict(zip(starts, means, strict=True))
-            self.turn[chips] = self.value(node, np.zeros((52, NUM_HOLDINGS)), by_start.__getitem__)
+            by_pot = dict(zip(pots, means, strict=True))
+            self.turn[chips] = self.value(node, np.zeros((52, NUM_HOLDINGS)),
+                                          lambda s: by_pot[int(self.tree.spent[s, 0])])
         return self.turn[chips]
 
     def flop_start(self, node: int) -> np.ndarray:
