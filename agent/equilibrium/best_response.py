@@ -1,10 +1,11 @@
 """How much a best responder wins against a hold'em strategy: an estimate over sampled boards.
 
 **What is computed, and why not the exact figure.** An exact best response to a strategy over
-all deals walks, for every one of the ~1.4 million suit-canonical (flop, turn, river)
-boards, the 567 river-entry betting histories, each with its 9 showdowns over ~1,000
-holdings: 10^13 to 10^14 operations (Johanson et al. 2011's accelerated best response needed
-about a day on 72 cores for the full game). A responder that sees its own bucket sequence
+all deals walks, for every one of the 2,554,656 suit-canonical (flop, turn, river) boards
+(:func:`agent.equilibrium.features.canonical_deal_count`), the 567 river-entry betting
+histories, each with its 9 showdowns over ~1,000 holdings: 10^13 to 10^14 operations
+(Johanson et al. 2011's accelerated best response needed about a day on 72 cores for the
+full game). A responder that sees its own bucket sequence
 with perfect recall (the "within the abstraction" figure) costs as much, since nothing can
 be shared across boards, and with hundreds of buckets it knows nearly as much as one that
 sees its cards (:func:`board_cost` measures the cost per river board). So this module
@@ -13,8 +14,11 @@ estimates the *real-game* best response instead, exactly on a seeded sample of p
 * ``flops`` flops are drawn at random; on each, ``turns`` turn cards, and on each turn every
   river card, with every holding of both players enumerated. The responder sees its cards
   and the board (perfect recall): on the turn and the river its choices are exact
-  best responses. Each flop's values are averaged over the flop's 24 suit permutations, so
-  one canonical flop stands for its whole class.
+  best responses. Every terminal is summed over the chance outcomes below its node (a
+  turn fold over the river cards both holdings leave, a flop fold over the sampled turns
+  and their rivers), as the showdowns are, so one normalisation (:func:`showdowns`) makes
+  them all expectations. Each flop's values are averaged over the flop's 24 suit
+  permutations, so one canonical flop stands for its whole class.
 * The responder's flop choices are made against the sampled turns and its pre-flop choices
   against the sampled flops: in-sample, it has seen part of the future, so this **in-sample
   value is biased upwards**.
