@@ -200,11 +200,12 @@ class _Walk:
             starts: list[int] = []
             self._river_starts(node, starts)
             pots = sorted({int(self.tree.spent[s, 0]) for s in starts})
-            tables = np.stack([self.river_start(s) for s in
-                               (next(s for s in starts if self.tree.spent[s, 0] == p)
-                                for p in pots)])
+            tables = np.zeros((len(pots), CODES))
+            for s in starts:
+                tables[pots.index(int(self.tree.spent[s, 0]))] = self.river_start(s)
             means = np.empty((len(pots), 52, NUM_HOLDINGS))
-            _river_means(tables, self.codes, means)
+            if pots:  # (none when every line below ends before the river)
+                _river_means(tables, self.codes, means)
             by_pot = dict(zip(pots, means, strict=True))
             self.turn[chips] = self.value(node, np.zeros((52, NUM_HOLDINGS)),
                                           lambda s: by_pot[int(self.tree.spent[s, 0])])
