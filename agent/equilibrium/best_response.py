@@ -1,10 +1,11 @@
 """How much a best responder wins against a hold'em strategy: an estimate over sampled boards.
 
 **What is computed, and why not the exact figure.** An exact best response to a strategy over
-all deals walks, for every one of the ~1.4 million suit-canonical (flop, turn, river)
-boards, the 567 river-entry betting histories, each with its 9 showdowns over ~1,000
-holdings: 10^13 to 10^14 operations (Johanson et al. 2011's accelerated best response needed
-about a day on 72 cores for the full game). A responder that sees its own bucket sequence
+all deals walks, for every one of the 2,554,656 suit-canonical (flop, turn, river) boards
+(:func:`agent.equilibrium.features.canonical_deal_count`), the 567 river-entry betting
+histories, each with its 9 showdowns over ~1,000 holdings: 10^13 to 10^14 operations
+(Johanson et al. 2011's accelerated best response needed about a day on 72 cores for the
+full game). A responder that sees its own bucket sequence
 with perfect recall (the "within the abstraction" figure) costs as much, since nothing can
 be shared across boards, and with hundreds of buckets it knows nearly as much as one that
 sees its cards (:func:`board_cost` measures the cost per river board). So this module
@@ -13,8 +14,11 @@ estimates the *real-game* best response instead, exactly on a seeded sample of p
 * ``flops`` flops are drawn at random; on each, ``turns`` turn cards, and on each turn every
   river card, with every holding of both players enumerated. The responder sees its cards
   and the board (perfect recall): on the turn and the river its choices are exact
-  best responses. Each flop's values are averaged over the flop's 24 suit permutations, so
-  one canonical flop stands for its whole class.
+  best responses. Every terminal is summed over the chance outcomes below its node (a
+  turn fold over the river cards both holdings leave, a flop fold over the sampled turns
+  and their rivers), as the showdowns are, so one normalisation (:func:`showdowns`) makes
+  them all expectations. Each flop's values are averaged over the flop's 24 suit
+  permutations, so one canonical flop stands for its whole class.
 * The responder's flop choices are made against the sampled turns and its pre-flop choices
   against the sampled flops: in-sample, it has seen part of the future, so this **in-sample
   value is biased upwards**.
@@ -56,18 +60,58 @@ MAX_DEPTH = 40
 
 
 @numba.njit(cache=True, nogil=True)
-def _fold_value(reach: np.ndarray, ha: np.ndarray, hb: np.ndarray, stake: float,
-                out: np.ndarray, per_card: np.ndarray) -> None:
-    per_card[:] = 0.0
+def _turn_fold(reach: np.ndarray, ha: np.ndarray, hb: np.ndarray, stake: float,
+               rivers: np.ndarray, out: np.ndarray, sums: np.ndarray) -> None:
+    """A fold on the turn, summed over the river cards as a showdown below it is: each
+    compatible opponent o weighs ``stake`` times the river cards h and o both leave, R minus
+    those h holds minus those o holds (``rivers`` the turn's river cards, -1 padded)."""
+    held = sums[2]
+    held[:] = 0.0
+    count = 0.0
+    for q in range(rivers.shape[0]):
+        if rivers[q] >= 0:
+            held[rivers[q]] = 1.0
+            count += 1.0
+    sums[0, :] = 0.0
+    sums[1, :] = 0.0
     total = 0.0
+    weighted = 0.0
     for h in range(reach.shape[0]):
         x = reach[h]
         if x != 0.0:
+            w = x * (held[ha[h]] + held[hb[h]])
             total += x
-            per_card[ha[h]] += x
-            per_card[hb[h]] += x
+            weighted += w
+            sums[0, ha[h]] += x
+            sums[0, hb[h]] += x
+            sums[1, ha[h]] += w
+            sums[1, hb[h]] += w
     for h in range(reach.shape[0]):
-        out[h] = stake * (total - per_card[ha[h]] - per_card[hb[h]] + reach[h])
+        a = ha[h]
+        b = hb[h]
+        mine = held[a] + held[b]
+        met = total - sums[0, a] - sums[0, b] + reach[h]
+        met_held = weighted - sums[1, a] - sums[1, b] + reach[h] * mine
+        out[h] = stake * ((count - mine) * met - met_held)
+
+
+@numba.njit(cache=True, nogil=True)
+def _flop_fold(reach: np.ndarray, ha: np.ndarray, hb: np.ndarray, stake: float,
+               turn_cards: np.ndarray, river_cards: np.ndarray, out: np.ndarray,
+               r: np.ndarray, v: np.ndarray, sums: np.ndarray) -> None:
+    """A fold on the flop, summed over the sampled turns and their rivers as a showdown
+    below it is (:func:`_turn_fold` on each turn); ``r`` and ``v`` are scratch."""
+    out[:] = 0.0
+    for t in range(turn_cards.shape[0]):
+        c = turn_cards[t]
+        if c < 0:
+            continue
+        for h in range(reach.shape[0]):
+            r[h] = 0.0 if ha[h] == c or hb[h] == c else reach[h]
+        _turn_fold(r, ha, hb, stake, river_cards[t], v, sums)
+        for h in range(reach.shape[0]):
+            if ha[h] != c and hb[h] != c:
+                out[h] += v[h]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -190,8 +234,14 @@ def _respond(node: int, depth: int, me: int, kind: np.ndarray, player: np.ndarra
     if k == FOLD:
         folder = player[node]
         stake = float(spent[node, folder])
-        _fold_value(reach, ha, hb, -stake if folder == me else stake, out,
-                    scratch[0])
+        if folder == me:
+            stake = -stake
+        # weighted by the chance outcomes below, as the showdowns are (values are sums)
+        if rnd[node] == 2:
+            _turn_fold(reach, ha, hb, stake, river_cards[ti], out, scratch)
+        else:
+            _flop_fold(reach, ha, hb, stake, turn_cards, river_cards, out,
+                       reach_buf[depth], kid_buf[depth, 0], scratch)
         return
     if k == CHANCE:
         nxt = child[node, 1]
@@ -385,6 +435,18 @@ class Responder:
         return out
 
 
+def showdowns(sample: FlopSample) -> np.ndarray:
+    """Per holding, the (turn, river, opponent) triples its summed values range over: the
+    sampled turns and river cards it leaves, times the 990 opponent holdings each river
+    board leaves; a summed value over it is an expectation."""
+    out = np.zeros(NUM_HOLDINGS)
+    for t, turn in enumerate(sample.turn_cards.tolist()):
+        cards = sample.river_cards[t][sample.river_cards[t] >= 0]
+        held = np.isin(_HA, cards).astype(float) + np.isin(_HB, cards)
+        out += np.where((_HA == turn) | (_HB == turn), 0.0, cards.size - held)
+    return out * 990
+
+
 def board_cost(table: StrategyTable, seed: int = 0, rivers: int = 8) -> float:
     """CPU seconds of one responder's walk per river board (one flop, one turn, ``rivers``
     river cards), the unit of the cost of an exact best response over all boards."""
@@ -511,9 +573,7 @@ def estimate(table: StrategyTable, flops: int, turns: int, seed: int,
         got: dict[tuple[str, int], dict[int, np.ndarray]] = {}
         for which, mode in (("in", RECORD), ("out", REPLAY)):
             sample = samples[which]
-            valid = sum((~(np.isin(_HA, [t]) | np.isin(_HB, [t]))).astype(float)
-                        for t in sample.turn_cards.tolist())
-            norm = np.asarray(valid) * (46 if rivers is None else rivers) * 990
+            norm = showdowns(sample)
             got[which, me] = {}
             for root in roots:
                 v = responders[me].flop_values(me, sample, reach[me][root], root, mode,

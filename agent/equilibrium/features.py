@@ -254,6 +254,41 @@ def decode(code: int, k: int) -> np.ndarray:
     return np.array(out[::-1], dtype=np.int64)
 
 
+def canonical_deal_count(rounds: tuple[int, ...]) -> int:
+    """How many suit classes of deals of ``rounds`` cards a round (a set of cards each, the
+    rounds in order): by Burnside's lemma, the mean over the 24 suit permutations of the
+    deals each leaves as they are, those whose every round is a union of the permutation's
+    card cycles. ``(3,)``: the 1,755 flops; ``(3, 1, 1)``: 2,554,656 (flop, turn, river)."""
+    fixed = 0
+    for perm in CARD_PERMS:
+        cycles = _cycle_lengths(perm)
+        ways = {tuple(0 for _ in rounds): 1}  # cards dealt so far a round -> deals
+        for length in cycles:
+            nxt = dict(ways)
+            for dealt, count in ways.items():
+                for r, need in enumerate(rounds):
+                    if dealt[r] + length <= need:
+                        key = dealt[:r] + (dealt[r] + length,) + dealt[r + 1:]
+                        nxt[key] = nxt.get(key, 0) + count
+            ways = nxt
+        fixed += ways.get(tuple(rounds), 0)
+    return fixed // len(CARD_PERMS)
+
+
+def _cycle_lengths(perm: np.ndarray) -> list[int]:
+    seen = np.zeros(perm.size, dtype=bool)
+    out = []
+    for c in range(perm.size):
+        length = 0
+        while not seen[c]:
+            seen[c] = True
+            c = int(perm[c])
+            length += 1
+        if length:
+            out.append(length)
+    return out
+
+
 def canonical_boards(k: int) -> tuple[np.ndarray, np.ndarray]:
     """Every canonical k-card board (codes ascending) and the number of boards each stands
     for: 1,755 flops, 16,432 turn boards, 134,459 river boards (as sets of cards)."""

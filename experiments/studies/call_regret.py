@@ -15,7 +15,8 @@ exact for the bet of its street:
 The bot plays heads-up fixed-limit against ``call``, every deal in both seatings; the table
 sums the regret per hand played (SB/h) by street, by how far into the match (the first 100
 hands of a seating, hands 100-299, and the rest: a learner pays early), and by kind. The sum
-is about the distance to the best response's 1.148 SB/h.
+is about the distance to the best response's 1.163 SB/h (exact: Johanson et al. 2011's
+1,163.48 mbb/g, ``experiments/studies/blind_exact.py``).
 
     python experiments/studies/call_regret.py [heuristic] [--deals 1000] [--seed 9000]
         [--params '{"defense.value_raise": true}'] [--out FILE.md]
@@ -121,7 +122,7 @@ def main() -> None:
     params = json.loads(args.params)
     sums, won, hands = play(args.bot, params, args.deals, args.seed)
     head = (f"{args.bot} {json.dumps(params)} against call: {won:+.3f} SB/h over {hands} "
-            f"hands (seed {args.seed}; the best response wins 1.148). Regret against the best "
+            f"hands (seed {args.seed}; the best response wins 1.163). Regret against the best "
             f"response in SB/h (decisions):")
     publish("\n".join([head, "", *table(sums, hands)]) + "\n", args.out)
 
