@@ -50,7 +50,8 @@ def _csv(tmp_path: Path) -> list[dict[str, str]]:
 def test_cells_that_stop_at_max_hands_above_the_target_are_marked(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A target no pair can reach within max_hands: every pair cell says so in the console
-    (a ``*`` and a note), the CSV's note column and the plot's squares."""
+    (a ``*`` and a note), the CSV's note column and the plot's squares, and each bot's mean
+    over such cells is marked too."""
     from simulator.arena.league import plot_texts, run_league
 
     config = _league(tmp_path, [{"name": "wild", "bot": "random"},
@@ -62,9 +63,10 @@ def test_cells_that_stop_at_max_hands_above_the_target_are_marked(
     assert "wider than the target +-0.001" in text
     rows = {(r["row"], r["column"]): r for r in _csv(tmp_path)}
     assert rows["wild", "raiser"]["note"].startswith("max_hands reached")
-    assert rows["wild", "(mean)"]["note"] == ""
+    assert rows["wild", "(mean)"]["note"] == "the mean of marked cells: vs raiser"
     cells = run_league(config, quiet=True, resume=True)
-    assert plot_texts(cells, ["wild", "raiser"])[0][1].endswith(" *")
+    texts = plot_texts(cells, ["wild", "raiser"])[0]
+    assert texts[1].endswith(" *") and texts[2].endswith(" *")  # the cell and its row's mean
     wide = _league(tmp_path, [{"name": "wild", "bot": "random"},
                               {"name": "raiser", "bot": "raise"}], target_half_width=100.0)
     assert all(c.note == "" for c in run_league(wide, quiet=True, force=True))

@@ -264,17 +264,19 @@ def overall(cells: list[Cell], bot: str) -> Cell:
     narrow)."""
     mine = [c for c in cells if c.row == bot]
     mean = sum(c.mean for c in mine) / len(mine)
+    marked = [c.column for c in mine if c.note]
+    note = f"the mean of marked cells: vs {', '.join(marked)}" if marked else ""
     known = [(c.stderr, c.df) for c in mine if c.stderr is not None and c.df is not None]
     if len(known) < len(mine):
         return Cell(bot, "(mean)", mean, None, None, sum(c.hands for c in mine),
-                    estimator="mean")
+                    estimator="mean", note=note)
     variances = [se ** 2 for se, _ in known]
     stderr = math.sqrt(sum(variances)) / len(mine)
     spread = sum(v * v / d for v, (_, d) in zip(variances, known, strict=True))
     df = sum(variances) ** 2 / spread if spread > 0 else float(sum(d for _, d in known))
     half = t975(df) * stderr
     return Cell(bot, "(mean)", mean, stderr, (mean - half, mean + half),
-                sum(c.hands for c in mine), df, "mean")
+                sum(c.hands for c in mine), df, "mean", note=note)
 
 
 def crosstable_csv(cells: list[Cell], bots: list[str], unit: str) -> str:
@@ -331,11 +333,12 @@ def _column_of(cell: Cell, bots: list[str]) -> int:
 
 def plot_texts(cells: list[Cell], bots: list[str]) -> list[list[str]]:
     """What the heat map writes in each square: the mean, its half-width, and ``*`` for a
-    cell with a note (the notes are written below the map).
+    cell with a note, and for a bot's mean over such cells (the notes are written below the
+    map).
 
     >>> plot_texts([Cell("a", "b", 0.5, 0.3, (-0.1, 1.1), 100, 9, note="max_hands reached"),
     ...             Cell("b", "a", -0.5, 0.3, (-1.1, 0.1), 100, 9)], ["a", "b"])[0]
-    ['', '+0.500\\n±0.600 *', '+0.500\\n±0.679']
+    ['', '+0.500\\n±0.600 *', '+0.500\\n±0.679 *']
     """
     text = [["" for _ in range(len(bots) + 1)] for _ in bots]
     for cell in [*cells, *(overall(cells, b) for b in bots)]:
