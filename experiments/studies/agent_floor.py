@@ -15,7 +15,6 @@ Writes experiments/results/agent_floor.md (and .json); run dirs under results/ex
 
 from __future__ import annotations
 
-import yaml
 from matchups import (
     HEADS_UP_LIMIT,
     ROOT,
@@ -28,13 +27,15 @@ from matchups import (
     write_table,
 )
 
+from simulator.core.validation import read_yaml
+
 HERO = Seat("heuristic", "heuristic")
 BASELINES = {"call": Seat("call", "call"), "raise": Seat("raise", "raise"),
              "random": Seat("random", "random")}
 
 
 def sixmax_seats() -> tuple[list[Seat], dict]:
-    data = yaml.safe_load((ROOT / "configs" / "sixmax_nolimit.yaml").read_text())
+    data = read_yaml(ROOT / "configs" / "sixmax_nolimit.yaml")
     seats = [Seat(s["name"], s["bot"], s.get("params")) for s in data["seats"]
              if s["name"] != "mixed"]
     return [HERO, *seats], data["game"]

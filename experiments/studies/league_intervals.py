@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from simulator.arena.league import overall, run_league
+from simulator.core.validation import read_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 GOAL = 0.1
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results" /
                                              "league_intervals.md"))
     args = parser.parse_args(argv)
-    data = yaml.safe_load(Path(args.config).read_text(encoding="utf-8"))
+    data = read_yaml(args.config)
     if args.bots:
         wanted = args.bots.split(",")
         data["bots"] = [b for b in data["bots"] if b["name"] in wanted]
