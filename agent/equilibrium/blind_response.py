@@ -28,12 +28,10 @@ import numpy as np
 
 from agent.equilibrium import features
 from agent.equilibrium.tree import ACTIONS, CHANCE, DECISION, FOLD, SHOWDOWN, Tree
-from simulator.core.board_ranks import rank_rows
-from simulator.core.cards import HOLDINGS, NUM_HOLDINGS
+from simulator.core.board_ranks import HOLD_A, HOLD_B, rank_rows
+from simulator.core.cards import NUM_HOLDINGS
 from simulator.core.suits import HOLDING_PERMS
 
-_HA = HOLDINGS[:, 0].astype(np.int64)
-_HB = HOLDINGS[:, 1].astype(np.int64)
 CODES = 1981
 """HS codes run 0..1980 (990 opponents, a win counting 2 and a tie 1)."""
 OPPONENTS = 990
@@ -60,61 +58,16 @@ def preferring(order: str) -> Policy:
 # --- HS codes of every (turn, river) --------------------------------------------------------
 
 
-@numba.njit(cache=True, nogil=True)
-def _codes(ranks: np.ndarray, ha: np.ndarray, hb: np.ndarray, out: np.ndarray) -> None:
-    """``out[h]`` = 2 x wins + ties of h against the live holdings sharing no card with it
-    (lower ranks win, 0 is dead and gives -1): sorted by rank, the live holdings before h's
-    tie group minus those sharing a card with h are the ones it loses to."""
-    n = ranks.shape[0]
-    order = np.argsort(ranks)
-    live = 0
-    card_live = np.zeros(52, dtype=np.int64)
-    for h in range(n):
-        if ranks[h] > 0:
-            live += 1
-            card_live[ha[h]] += 1
-            card_live[hb[h]] += 1
-        else:
-            out[h] = -1
-    card_better = np.zeros(52, dtype=np.int64)
-    card_tied = np.zeros(52, dtype=np.int64)
-    better = 0
-    i = n - live  # the dead (rank 0) sort first
-    while i < n:
-        j = i
-        while j < n and ranks[order[j]] == ranks[order[i]]:
-            card_tied[ha[order[j]]] += 1
-            card_tied[hb[order[j]]] += 1
-            j += 1
-        for k in range(i, j):
-            h = order[k]
-            a, b = ha[h], hb[h]
-            met = live - card_live[a] - card_live[b] + 1
-            lost = better - card_better[a] - card_better[b]
-            tied = (j - i) - card_tied[a] - card_tied[b] + 1
-            out[h] = 2 * (met - lost - tied) + tied
-        for k in range(i, j):
-            h = order[k]
-            card_better[ha[h]] += 1
-            card_better[hb[h]] += 1
-            card_tied[ha[h]] = 0
-            card_tied[hb[h]] = 0
-        better += j - i
-        i = j
-
-
 def runout_codes(flop: np.ndarray) -> np.ndarray:
     """(52, 52, 1326) int16: the HS code of each holding on the flop with turn t and river r
     (symmetric in t and r), -1 where a card repeats or the holding is dead."""
     rest = np.array([c for c in range(52) if c not in set(flop.tolist())], dtype=np.int64)
     pairs = np.array([(a, b) for i, a in enumerate(rest) for b in rest[i + 1:]], dtype=np.int64)
     ranks = np.empty((pairs.shape[0], NUM_HOLDINGS), dtype=np.int16)
-    rank_rows(np.ascontiguousarray(flop, dtype=np.int64), pairs, _HA, _HB, ranks)
+    rank_rows(np.ascontiguousarray(flop, dtype=np.int64), pairs, HOLD_A, HOLD_B, ranks)
     out = np.full((52, 52, NUM_HOLDINGS), -1, dtype=np.int16)
-    row = np.empty(NUM_HOLDINGS, dtype=np.int64)
     for (a, b), r in zip(pairs, ranks, strict=True):
-        _codes(r, _HA, _HB, row)
-        out[a, b] = out[b, a] = row
+        out[a, b] = out[b, a] = features.codes_of_ranks(r)  # the abstraction's own HS codes
     return out
 
 
@@ -291,8 +244,8 @@ class Enumeration:
         for me in (0, 1):
             for root, v in flop_values(self.tree, self.policy, me, flop, codes).items():
                 self.sums[me, root] += class_sum(v, members)
-        self.counts += class_sum(np.where(np.isin(_HA, flop) | np.isin(_HB, flop), np.nan, 1.0),
-                                 members)
+        dead = np.isin(HOLD_A, flop) | np.isin(HOLD_B, flop)
+        self.counts += class_sum(np.where(dead, np.nan, 1.0), members)
         self.classes += 1
 
     def seat_values(self) -> tuple[float, float]:
