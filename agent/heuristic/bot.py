@@ -163,7 +163,7 @@ class HeuristicAgent(WarmsUp, BaseBot):
         modeller.observe(event)
         if isinstance(event, ActionTaken) and self._decided is not None:
             self._played(event, self._decided)
-        elif before is not None and isinstance(event, Showdown) and not self._frozen:
+        elif isinstance(event, Showdown) and before is not None and not self._frozen:
             self.learners.showdown(before, event.shown,
                                    lambda seat: modeller.weights(seat, before))
         elif isinstance(event, HandEnded) and self.context is not None and modeller.dealt:

@@ -80,7 +80,6 @@ class HandDriver:
         self._pending += [Told(HoleCardsDealt(seat, (hole[0], hole[1])), seat)
                           for seat, hole in enumerate(holes) if hole is not None]
         self._streets_told = 0
-        self._ended = False
         self._after_step()
 
     # --- reading ----------------------------------------------------------------------------
@@ -124,8 +123,7 @@ class HandDriver:
                 self._pending.append(Told(BoardDealt(street, board[street.board_slice],
                                                      board[:street.board_size])))
             self._streets_told = len(points)
-        if state.finished and not self._ended:
-            self._ended = True
+        if state.finished:  # once: a finished hand takes no more actions
             shown = state.shown
             if shown:
                 self._pending.append(Told(Showdown(FrozenMap(shown))))
