@@ -30,23 +30,35 @@ def set_tag(block: int, seating: int) -> None:
 
 
 class TaggedStream(io.TextIOBase):
-    """A text stream that starts every line it writes to ``stream`` with the current tag."""
+    """A text stream that starts every line it writes to ``stream`` with the current tag.
+
+    A worker's stdout and stderr share one file, each through its own buffer, so only whole
+    lines are passed on (and flushed at once): a line that ``print`` writes in two calls
+    (its text, then its newline) can then not be split by the other stream's line.
+    """
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
-        self._at_start = True
+        self._pending = ""  # the start of a line not yet ended, tag included
 
     def write(self, text: str) -> int:
-        pieces = []
+        whole = []
         for line in text.splitlines(keepends=True):
-            if self._at_start:
-                pieces.append(_tag)
-            pieces.append(line)
-            self._at_start = line.endswith(("\n", "\r"))
-        self._stream.write("".join(pieces))
+            if not self._pending:
+                self._pending = _tag
+            self._pending += line
+            if line.endswith(("\n", "\r")):
+                whole.append(self._pending)
+                self._pending = ""
+        if whole:
+            self._stream.write("".join(whole))
+            self._stream.flush()
         return len(text)
 
     def flush(self) -> None:
+        if self._pending:  # asked for: a line cut short is written as it stands
+            self._stream.write(self._pending)
+            self._pending = ""
         self._stream.flush()
 
     def fileno(self) -> int:
