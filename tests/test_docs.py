@@ -80,7 +80,8 @@ def test_nothing_refers_outside_the_repository() -> None:
 
 
 @pytest.mark.parametrize("doc", ["README.md", "CHANGELOG.md", "simulator/README.md",
-                                 "agent/README.md", "experiments/README.md"])
+                                 "agent/README.md", "experiments/README.md",
+                                 "experiments/NOTEBOOK.md"])
 def test_the_docs_link_to_files_that_exist(doc: str) -> None:
     path = ROOT / doc
     for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", path.read_text(encoding="utf-8")):
