@@ -126,6 +126,11 @@ SMOKE: dict[str, Smoke] = {
                                           prints=(r"wrote .*equity\.npz",),
                                           writes=("equity.npz",), slow=True),
     # --- studies ------------------------------------------------------------------------------
+    "studies/aivat_variance.py": Smoke(("loki", "--deals", "12", "--blocks", "2", "--results",
+                                        "{tmp}/results"),
+                                       prints=(r"\| AIVAT \| [\d.]+ \|", r"R2"),
+                                       writes=("results/aivat_variance_loki.md",
+                                               "results/aivat_variance_loki.json")),
     "studies/ablation.py": Smoke(HEADS_UP, prints=(r"\| exploiter \|",),
                                  writes=("results/ablation.md", "results/ablation.json",
                                          "results/ablation.png"), slow=True),

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numba
@@ -207,8 +208,28 @@ def luck_of_hand(holes: Sequence[Sequence[int] | None], board: Sequence[int],
     the deck, folded hands included, as in the real deal. ``chance_points`` are
     ``(street, contributions, active)`` triples.
     """
+    luck = np.zeros(len(holes), dtype=np.float64)
+    for event in luck_by_event(holes, board, chance_points, rng, samples):
+        luck += event.pot * event.gain
+    return luck
+
+
+@dataclass(frozen=True)
+class EventLuck:
+    """One chance event of a hand: its street, the pot when it came, and each seat's equity
+    gain from it (zero for a seat out of the hand). Its luck is ``pot x gain``."""
+
+    street: Street
+    pot: float
+    gain: np.ndarray
+
+
+def luck_by_event(holes: Sequence[Sequence[int] | None], board: Sequence[int],
+                  chance_points: Sequence[ChancePointLike], rng: RngSource,
+                  samples: int) -> list[EventLuck]:
+    """:func:`luck_of_hand` event by event (for a study of where a hand's luck lies); events
+    with fewer than two seats in are left out."""
     seats = len(holes)
-    luck = np.zeros(seats, dtype=np.float64)
     dealt = [c for h in holes if h is not None for c in h]
     cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 
@@ -228,15 +249,16 @@ def luck_of_hand(holes: Sequence[Sequence[int] | None], board: Sequence[int],
                                     rng, samples)
         return cache[key]
 
+    events = []
     for street, contributions, active in chance_points:
         players = tuple(i for i in range(seats) if active[i])
         if len(players) < 2:
             continue
-        pot = float(sum(contributions))
-        before = eq(Street(street - 1).board_size, players)
-        after = eq(Street(street).board_size, players)
-        luck[list(players)] += pot * (after - before)
-    return luck
+        gain = np.zeros(seats, dtype=np.float64)
+        gain[list(players)] = (eq(Street(street).board_size, players)
+                               - eq(Street(street - 1).board_size, players))
+        events.append(EventLuck(Street(street), float(sum(contributions)), gain))
+    return events
 
 
 def history_luck(history: HandHistory, rng: RngSource, samples: int) -> np.ndarray:
