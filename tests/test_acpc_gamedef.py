@@ -109,6 +109,7 @@ def test_definitions_we_cannot_play_are_refused_naming_the_key(text: str, key: s
     (GameConfig(variant="limit", blinds=(1, 2), small_bet=2, cap=4, stack=30), "stack"),
     (GameConfig(variant="limit", blinds=(1, 2), small_bet=2, cap=None, stack=10**6), "stack"),
     (GameConfig(variant="nolimit", blinds=(2,)), "blind"),
+    (GameConfig(variant="potlimit", blinds=(1, 2)), "variant"),
 ])
 def test_games_acpc_cannot_state_are_refused(game: GameConfig, key: str) -> None:
     with pytest.raises(GameDefError, match=f"^{key}: "):
@@ -132,3 +133,8 @@ def test_holdem_acpc_game_prints_our_game_or_exits_2_naming_the_key(
     assert len(err) == 1 and "numHoleCards" in err[0] and str(bad) in err[0]
     assert main(["game", str(tmp_path / "missing.game")]) == 2
     assert "cannot read" in capsys.readouterr().err
+    potlimit = tmp_path / "potlimit.game"
+    potlimit.write_text(_edit(NOLIMIT_2P, "nolimit", "potlimit"))
+    assert main(["game", str(potlimit)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "potlimit: ACPC has no pot-limit betting" in err[0], err

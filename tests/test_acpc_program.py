@@ -114,6 +114,13 @@ def test_configs_an_acpc_program_cannot_play_are_refused_with_exit_2(
     antes = _config(tmp_path, _program(), game={**LIMIT, "ante": 1})
     with pytest.raises(ConfigError, match="ante"):
         run_tournament(parse_config(antes), progress=False)
+    potlimit = _config(tmp_path, _program(), game={"variant": "potlimit", "blinds": [5, 10],
+                                                   "stack": 1000})
+    path.write_text(yaml.safe_dump(potlimit))
+    assert run_main([str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "seats[0] (tiny): variant: ACPC games are limit or nolimit" in (
+        err[0]), err
     no_port = _config(tmp_path, {"name": "tiny", "bot": "acpc-program",
                                  "params": {"command": ["prog", "{host}"]}})
     with pytest.raises(ConfigError, match="port"):

@@ -17,7 +17,7 @@ from simulator.play.match import deal_cards
 
 games = st.builds(
     GameConfig,
-    variant=st.sampled_from(["limit", "nolimit"]),
+    variant=st.sampled_from(["limit", "nolimit", "potlimit"]),
     ante=st.sampled_from([0, 0, 1]),
     cap=st.sampled_from([None, 4]),
     stack=st.integers(10, 300),

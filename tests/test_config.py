@@ -76,8 +76,8 @@ def test_blocks_split_hands_with_a_short_last_block() -> None:
 @pytest.mark.parametrize("data, message", [
     (_base(sed=4), "config: sed: unknown key"),
     (_base(game={"varient": "limit"}), "config: game.varient: unknown key"),
-    (_base(game={"variant": "limt"}), "config: game.variant: expected 'limit' or 'nolimit', "
-                                      "got 'limt'"),
+    (_base(game={"variant": "limt"}), "config: game.variant: expected 'limit', 'nolimit' or "
+                                      "'potlimit', got 'limt'"),
     ({"seats": [{"name": "a", "bot": "call"}, {"name": "b", "bot": "call", "parms": {}}],
       "hands": 5, "seed": 1}, "config: seats[1].parms: unknown key"),
     ({"seats": _seats(), "seed": 1}, "config: hands: expected a value, the key is missing"),

@@ -78,6 +78,7 @@ SMOKE: dict[str, Smoke] = {
     "bench/bench_hand_evaluator.py": Smoke(("--repeats", "1",),
                                            prints=(r"two-card PPOT/NPOT / eval7",
                                                    r"one-card\+HS: range / uniform")),
+    "bench/bench_icm.py": Smoke(("--smoke",), prints=(r"\s6\s+6\s.*\dx", r"ratio = pokerkit")),
     "bench/bench_long_block.py": Smoke(("--hands", "60", "--anchor", "30"),
                                        prints=(r"30 hands in one block", r"ratio \d")),
     "bench/bench_modeller.py": Smoke(("--repeats", "1", "--hands", "30", "--memory-hands",

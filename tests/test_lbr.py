@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from simulator.arena.lbr import LbrSeat, LbrSettings, LocalBestResponse
 from simulator.core.actions import Action, ActionKind
 from simulator.core.cards import HOLDING_INDEX, parse_cards
-from simulator.core.game import GameConfig
+from simulator.core.game import GameConfig, Structure
 from simulator.core.hand_ranks import evaluate
 from simulator.core.state import HandState
 from simulator.core.streets import Street
@@ -192,7 +192,7 @@ def _opponent(kind: int, seed: int) -> Bot:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(variant=st.sampled_from(["limit", "nolimit"]), stack=st.integers(5, 120),
+@given(variant=st.sampled_from(["limit", "nolimit", "potlimit"]), stack=st.integers(5, 120),
        big=st.sampled_from([2, 4]), kind=st.integers(0, 4), seed=st.integers(0, 10**6),
        street=st.sampled_from(list(Street)), lbr_seat=st.integers(0, 1),
        fractions=st.lists(st.floats(0.1, 4.0), min_size=1, max_size=3))
@@ -260,4 +260,4 @@ def test_lbr_describes_how_it_plays_this_game(settings_: LbrSettings, limit: boo
                                               words: str) -> None:
     """``summary.json``'s ``lbr.plays``: no street before the pre-flop, and a limit game
     names no no-limit sizes."""
-    assert settings_.describe(limit) == words
+    assert settings_.describe(Structure.LIMIT if limit else Structure.NO_LIMIT) == words

@@ -60,7 +60,7 @@ def test_resume_needs_the_same_overrides(tmp_path: Path,
 @pytest.mark.parametrize(("sets", "message"), [
     (["--set", "hands=0"], "c.yaml (with --set): hands: expected greater than 0, got 0"),
     (["--set", "sede=2"], "sede: unknown key (did you mean 'seed'?)"),
-    (["--set", "game.variant=omaha"], "game.variant: expected 'limit' or 'nolimit'"),
+    (["--set", "game.variant=omaha"], "game.variant: expected 'limit', 'nolimit' or 'potlimit'"),
     (["--set", "hands"], "--set: expected KEY=VALUE, got 'hands'"),
     (["--set", "hands.x=1"], "--set hands.x: hands holds int, not keys"),
     (["--set", "seats.2.bot=call"], "--set seats.2.bot: '2': expected an item number"),

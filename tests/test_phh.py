@@ -177,3 +177,57 @@ def test_a_hand_with_blinds_above_the_default_stack_still_reads() -> None:
             .replace("[100, 100]", "[150, 300]") + 'actions = ["d dh p1 AcAd", '
             '"d dh p2 KcKd", "p2 f"]')
     assert replay(loads(text)).finishing_stacks == (250, 200)
+
+
+POT_LIMIT = GameConfig(variant="potlimit", blinds=(1, 2), stack=120, ante=1)
+
+
+@pytest.mark.parametrize("n", [2, 3, 6])
+def test_potlimit_phh_round_trip(n: int) -> None:
+    """Pot-limit is written as "PT" (ours: PHH has no pot-limit Texas hold'em) and reads back
+    as pot-limit to the same stacks. pokerkit's loader does not know "PT"; every pot-limit
+    raise is a legal no-limit one, so the same hands read as "NT" replay in pokerkit to our
+    stacks."""
+    results = played(POT_LIMIT, n, 40, seed=5 * n)
+    text = dumps_all(r.history for r in results)
+    assert text.count('variant = "PT"') == len(results)
+    ours = loads_all(text)
+    assert all(h.game.variant == "potlimit" for h in ours)
+    assert [list(replay(h).finishing_stacks) for h in ours] == [h.finishing_stacks for h in ours]
+    with pytest.raises(KeyError):
+        next(iter(pokerkit.HandHistory.loads(dumps(results[0].history))))
+    as_nolimit = text.replace('variant = "PT"', 'variant = "NT"')
+    for result, hand in zip(results, pokerkit.HandHistory.loads_all(as_nolimit), strict=True):
+        *_, state = iter(hand)
+        assert list(state.stacks) == player_stacks(result)
+
+
+def test_pokerkit_potlimit_hands_replay_here() -> None:
+    """Hands played in pokerkit's pot-limit state, written by pokerkit's writer and marked
+    "PT", replay in our pot-limit engine (which refuses any raise over the pot)."""
+    rng = np.random.default_rng(31)
+    for _ in range(40):
+        setup = random_setup(rng, "potlimit", int(rng.integers(2, 7)))
+        state = pokerkit_state(setup.game, setup.stacks)
+        while True:
+            deal_pending(state, setup.holes, setup.board)
+            if not state.status:
+                break
+            apply_pokerkit(state, random_action(rng, pokerkit_legal(state)))
+        poker = pokerkit.NoLimitTexasHoldem(state.automations, True, setup.game.ante,
+                                            setup.game.blinds, setup.game.big_blind)
+        hh = pokerkit.HandHistory.from_game_state(poker, state)
+        hh.finishing_stacks = list(state.stacks)
+        hand = loads(hh.dumps().replace("variant = 'NT'", "variant = 'PT'")
+                     .replace('variant = "NT"', 'variant = "PT"'))
+        assert hand.game.variant == "potlimit"
+        assert list(replay(hand).finishing_stacks) == hand.finishing_stacks
+
+
+def test_an_over_the_pot_raise_in_a_pt_hand_is_refused() -> None:
+    text = (HEAD.replace('"NT"', '"PT"')
+            + 'actions = ["d dh p1 AcAd", "d dh p2 KcKd", "p2 cbr 7"]\n')
+    with pytest.raises(ValueError, match=r"illegal action 'raise to 7'; legal: .*raise to 4\.\.6"):
+        replay(loads(text))
+    with pytest.raises(ValueError, match="the actions end before the hand does"):
+        replay(loads(text.replace("cbr 7", "cbr 6")))  # the pot-sized raise is taken

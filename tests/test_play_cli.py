@@ -155,6 +155,19 @@ def test_an_opponent_that_cannot_play_the_game_is_refused_before_any_card(
     assert err.endswith("this game is no-limit") and "\n" not in err
     assert holdem(["play", "--opponent", "cfr", "--opponent", "call", "--seed", "1"]) == 2
     assert capsys.readouterr().err.strip().endswith("this game is 3 seats")
+    assert holdem(["play", "--opponent", "cfr", "--variant", "potlimit", "--seed", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("this game is pot-limit") and "fixed-limit hold'em only" in err
+
+
+def test_potlimit_offers_raises_up_to_the_pot_only() -> None:
+    """Heads-up at blinds 1/2 the button may raise to 6 at most (call 1, then the pot of 4);
+    7 is refused and asked again, 6 is played."""
+    text = play("r 7\nr 6\nq\n", "--opponent", "call", "--variant", "potlimit", "--hands",
+                "1", "--seed", "2")
+    assert "r AMOUNT" in text
+    assert "not a legal action: 'r 7'" in text
+    assert "you raise to 6" in text
 
 
 def test_a_showdown_names_each_hand_fully_and_the_chips_won() -> None:

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import assert_never
 
 import numpy as np
 import pytest
 
 from simulator.core.actions import Action, LegalActions
 from simulator.core.cards import format_card
-from simulator.core.game import GameConfig
+from simulator.core.game import GameConfig, Structure
 from simulator.core.state import HandState
 
 pokerkit = pytest.importorskip("pokerkit")
@@ -38,18 +39,28 @@ AUTOMATIONS = (
 
 
 def pokerkit_state(game: GameConfig, stacks: list[int]) -> pokerkit.State:
-    """pokerkit's state for the players in PHH order (p1 first), cards dealt by hand."""
-    if game.is_limit:
+    """pokerkit's state for the players in PHH order (p1 first), cards dealt by hand.
+
+    pokerkit has no pot-limit Texas hold'em class: its no-limit game with the generic state's
+    pot-limit betting structure is one (the streets, deck and hands are the same)."""
+    structure = game.structure
+    if structure is Structure.LIMIT:
         poker = pokerkit.FixedLimitTexasHoldem(AUTOMATIONS, True, game.ante, game.blinds,
                                                game.small_bet, game.big_bet)
         caps = [None if game.cap is None else game.cap - (street == 0) for street in range(4)]
         poker.streets = tuple(
             dataclasses.replace(s, max_completion_betting_or_raising_count=c)
             for s, c in zip(poker.streets, caps, strict=True))
-    else:
+    elif structure is Structure.NO_LIMIT or structure is Structure.POT_LIMIT:
         poker = pokerkit.NoLimitTexasHoldem(AUTOMATIONS, True, game.ante, game.blinds,
                                             game.big_blind)
-    return poker(stacks, len(stacks))
+    else:
+        assert_never(structure)
+    state = poker(stacks, len(stacks))
+    if structure is Structure.POT_LIMIT:
+        # the generic state reads its structure from this field at every raise
+        state.betting_structure = pokerkit.BettingStructure.POT_LIMIT
+    return state
 
 
 def deal_pending(pk: pokerkit.State, holes: list[tuple[int, int]], board: list[int]) -> None:
@@ -187,14 +198,14 @@ def run_many(seed: int, hands: int, variant: str, *, check_illegal: bool = False
     return compared
 
 
-@pytest.mark.parametrize("variant", ["nolimit", "limit"])
+@pytest.mark.parametrize("variant", ["nolimit", "limit", "potlimit"])
 def test_random_hands_match_pokerkit(variant: str) -> None:
     compared = run_many(2024, 400, variant, check_illegal=True)
     assert compared > 340  # the documented difference is rare
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["nolimit", "limit"])
+@pytest.mark.parametrize("variant", ["nolimit", "limit", "potlimit"])
 def test_random_hands_match_pokerkit_thoroughly(variant: str) -> None:
     compared = run_many(7, 3000, variant)
     assert compared > 2500

@@ -1,6 +1,6 @@
 """``holdem play``: play against the agent (and any other bots) at a terminal.
 
-    holdem play [--opponent BOT]... [--variant limit|nolimit] [--hands N] [--seed S]
+    holdem play [--opponent BOT]... [--variant limit|nolimit|potlimit] [--hands N] [--seed S]
                 [--stack CHIPS] [--blinds SB,BB] [--name NAME]
 
 You sit in the first seat; each ``--opponent`` (default: one ``heuristic``) takes the next
@@ -11,7 +11,7 @@ is bet on yet) or ``q`` to stop at once; the prompt offers only the keys that ar
 Input that is not a legal action is asked again, saying why an amount is refused. At a
 showdown it names each hand ("two pair, kings and fours"), then who won (or split) the pot
 and how many chips, and your running result. Stacks reset every hand. An opponent that
-cannot play the game (``cfr`` in no-limit) is refused before any card is dealt.
+cannot play the game (``cfr`` in no-limit or pot-limit) is refused before any card is dealt.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import TextIO, assert_never
 
 import numpy as np
 
@@ -43,6 +43,7 @@ from simulator import (
 )
 from simulator.core.actions import LegalActions
 from simulator.core.cards import format_cards
+from simulator.core.game import Structure
 from simulator.core.hand_names import hand_name
 from simulator.core.hand_ranks import evaluate
 from simulator.core.helptext import summary
@@ -136,7 +137,7 @@ class TerminalPlayer(BaseBot):
                                                           strict=True))
                   + f"; board {format_cards(observation.board, ' ') or '-'}; you hold "
                   f"{format_cards(observation.hole_cards, ' ')}")
-        limit = observation.game.is_limit
+        limit = _fixed_raises(observation.game)
         opens = max(observation.bets) == 0  # nothing bet this round: a raise is a bet
         while True:
             print(f"your move ({_legal_words(legal, opens)}) [{_keys(legal, limit, opens)}]: ",
@@ -194,6 +195,16 @@ def _why_not(action: Action | None, legal: LegalActions, opens: bool) -> str:
     return f"above your stack: {word} at most {high} (all-in)"
 
 
+def _fixed_raises(game: GameConfig) -> bool:
+    """Whether a raise has one size (limit: ``r`` alone) or is typed with its amount."""
+    structure = game.structure
+    if structure is Structure.LIMIT:
+        return True
+    if structure is Structure.NO_LIMIT or structure is Structure.POT_LIMIT:
+        return False
+    assert_never(structure)
+
+
 def _keys(legal: LegalActions, limit: bool, opens: bool = False) -> str:
     """The keys that are legal now: ``f/c/r/q``, ``c/b AMOUNT/q``..."""
     keys = (["f"] if legal.can_fold else []) + ["c"]
@@ -239,8 +250,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--opponent", action="append", metavar="BOT",
                    help="a registered bot or module:Class (repeat for a table; default "
                         "heuristic)")
-    p.add_argument("--variant", choices=("limit", "nolimit"), default="limit",
-                   help="fixed-limit (default) or no-limit")
+    p.add_argument("--variant", choices=("limit", "nolimit", "potlimit"), default="limit",
+                   help="fixed-limit (default), no-limit or pot-limit")
     p.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
     p.add_argument("--seed", type=int, default=None,
                    help="seed of the cards and the bots, 0 or more (default: a random one)")

@@ -9,12 +9,15 @@ history alone, so a hypothetical history works as well as a real one.
 >>> from simulator.core.game import GameConfig
 >>> refusal(GameConfig(variant="nolimit", blinds=(1, 2), stack=200))
 'no-limit'
+>>> refusal(GameConfig(variant="potlimit", blinds=(1, 2), stack=200))
+'pot-limit'
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import assert_never
 
 import numpy as np
 
@@ -22,6 +25,7 @@ from agent.equilibrium.abstraction import CardAbstraction
 from agent.equilibrium.strategy import StrategyTable
 from agent.equilibrium.tree import CALL, CHANCE, DECISION, FOLD_ACTION, RAISE
 from simulator import Action, ActionKind, GameConfig, Observation
+from simulator.core.game import Structure
 from simulator.play.protocol import Policy, PolicyError, holding_indices
 
 GAME = ("cfr plays heads-up fixed-limit hold'em only (blinds b/2 and b, bets b and 2b, cap 4, "
@@ -45,8 +49,13 @@ def refusal(game: GameConfig, seats: int | None = None) -> str | None:
     """Why ``cfr`` cannot play this game, or None when it can."""
     if seats is not None and seats != 2:
         return f"{seats} seats"
-    if not game.is_limit:
+    structure = game.structure
+    if structure is Structure.NO_LIMIT:
         return "no-limit"
+    if structure is Structure.POT_LIMIT:
+        return "pot-limit"
+    if structure is not Structure.LIMIT:
+        assert_never(structure)
     if len(game.blinds) != 2:
         return f"blinds {list(game.blinds)}"
     small, big = game.blinds

@@ -1,8 +1,8 @@
 """The rival panel: independent bots the agent is measured against.
 
 Each is registered by name in the ``holdem.bots`` entry-point group, takes a ``seed`` for
-its own generator, plays limit and no-limit (one bet in limit is a pot-sized bet in
-no-limit) at 2-10 seats:
+its own generator, plays limit, no-limit and pot-limit (one bet in limit is a pot-sized bet
+in no-limit and pot-limit) at 2-10 seats:
 
 * ``mc`` (:mod:`agent.rivals.mc`): Monte-Carlo equity against random hands of the live
   opponents; folds below the pot odds, raises at 1.5 / players or more, else calls.

@@ -1,8 +1,9 @@
 """What the rivals share about a spot: pot odds, the live opponents, and how big a bet is.
 
-Every rival plays no-limit by betting the pot where limit bets one bet: a pot-sized raise
-first calls, then raises by the pot after the call, clamped to the legal range (a short
-stack goes all-in) and to what the opponents have left.
+Every rival plays no-limit and pot-limit by betting the pot where limit bets one bet: a
+pot-sized raise first calls, then raises by the pot after the call, clamped to the legal range
+(a short stack goes all-in; in pot-limit the pot is the largest raise) and to what the
+opponents have left.
 
 >>> from simulator.core.actions import LegalActions
 >>> from simulator.core.game import GameConfig
@@ -21,13 +22,14 @@ stack goes all-in) and to what the opponents have left.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, assert_never
 
 import numpy as np
 
 from agent.heuristic.selector import draw
 from simulator import Action, Observation, Policy
 from simulator.core import sizing
+from simulator.core.game import Structure
 from simulator.core.sizing import raise_to_fraction
 from simulator.play.protocol import own_holding
 
@@ -49,14 +51,23 @@ def pot_raise_to(obs: Observation, fraction: float = 1.0) -> int:
     return max(low, min(high, target, reach))
 
 
+def rival_raise_to(obs: Observation) -> int:
+    """A rival's bet or raise: the one bet of limit, the pot in no-limit and pot-limit (the
+    pot-limit maximum); the caller checks that raising is legal."""
+    structure = obs.game.structure
+    if structure is Structure.LIMIT:
+        return obs.legal.raise_bounds[0]
+    if structure is Structure.NO_LIMIT or structure is Structure.POT_LIMIT:
+        return pot_raise_to(obs)
+    assert_never(structure)
+
+
 def bet_or_raise(obs: Observation) -> Action:
-    """One bet in limit, a pot-sized bet in no-limit; a call when raising is not legal."""
-    legal = obs.legal
-    if not legal.can_raise:
+    """One bet in limit, a pot-sized bet in no-limit and pot-limit; a call when raising is not
+    legal."""
+    if not obs.legal.can_raise:
         return Action.call()
-    if obs.game.is_limit:
-        return Action.raise_to(legal.raise_bounds[0])
-    return Action.raise_to(pot_raise_to(obs))
+    return Action.raise_to(rival_raise_to(obs))
 
 
 def check_or_fold(obs: Observation) -> Action:
@@ -69,8 +80,8 @@ FOLD, CALL, RAISE = 0, 1, 2
 
 def choice_actions(obs: Observation) -> tuple[Action, Action, Action]:
     """What a rival's fold, call and raise stand for here: the fold is a check when checking
-    is free, the raise one bet (limit) or the pot (no-limit), a call when raising is not
-    legal."""
+    is free, the raise one bet (limit) or the pot (no-limit, pot-limit), a call when raising
+    is not legal."""
     return check_or_fold(obs), Action.call(), bet_or_raise(obs)
 
 

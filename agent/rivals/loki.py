@@ -80,6 +80,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import assert_never
 
 import numpy as np
 
@@ -107,6 +108,7 @@ from simulator import (
 )
 from simulator.core.betting import Betting
 from simulator.core.cards import HOLDING_INDEX
+from simulator.core.game import Structure
 from simulator.core.state import observations_along
 from simulator.play.protocol import holding_indices
 
@@ -272,13 +274,16 @@ class LokiRows:
 
 
 def _bet_chips(obs: Observation) -> int:
-    """The chips our bet would put in: one bet in limit, the pot in no-limit."""
+    """The chips our bet would put in: one bet in limit, the pot in no-limit and pot-limit."""
     game = obs.game
-    if game.is_limit:
+    structure = game.structure
+    if structure is Structure.LIMIT:
         return game.bet_size(obs.street)
-    if obs.legal.can_raise:
-        return pot_raise_to(obs) - obs.bets[obs.seat]
-    return obs.pot
+    if structure is Structure.NO_LIMIT or structure is Structure.POT_LIMIT:
+        if obs.legal.can_raise:
+            return pot_raise_to(obs) - obs.bets[obs.seat]
+        return obs.pot
+    assert_never(structure)
 
 
 def _action(obs: Observation, kind: ActionKind) -> Action:

@@ -2,10 +2,10 @@
 
 Its equity against random hands of every live opponent decides, pre-flop and after: fold
 when it is below the pot odds, bet or raise when it is at least ``1.5 / players in the
-hand``, otherwise check or call. It bets one bet in limit and the pot in no-limit. It learns
-nothing. Other frameworks estimate that equity by Monte Carlo; here it is computed
-(:mod:`agent.rivals.equity`), so the bot plays a fixed function of its cards and the spot,
-and its policy, for every holding at once, is that function's value.
+hand``, otherwise check or call. It bets one bet in limit and the pot in no-limit and
+pot-limit. It learns nothing. Other frameworks estimate that equity by Monte Carlo; here it
+is computed (:mod:`agent.rivals.equity`), so the bot plays a fixed function of its cards and
+the spot, and its policy, for every holding at once, is that function's value.
 
 >>> from simulator.core.game import GameConfig
 >>> from simulator.core.state import HandState

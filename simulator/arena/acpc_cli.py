@@ -50,7 +50,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from simulator.arena.config import ConfigError
+from simulator.arena.config import ConfigError, win_unit
 from simulator.arena.luck import history_luck
 from simulator.arena.outdir import open_text, write_atomic
 from simulator.arena.results import BlockRecord, ResultsError, RunStore
@@ -134,11 +134,6 @@ def _durations(args: argparse.Namespace, **options: bool) -> None:
         flag = "--" + dest.replace("_", "-")
         text = getattr(args, dest)
         setattr(args, dest, None if text is None else parse_seconds(text, flag, allow_none))
-
-
-def _unit(game: GameConfig) -> tuple[str, int]:
-    return ("small_bets", game.small_bet or 1) if game.is_limit else ("big_blinds",
-                                                                        game.big_blind)
 
 
 def _writable(path: Path, option: str) -> Path:
@@ -226,7 +221,7 @@ def _run_connect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     report = client.report
     if phh is not None:
         _write(phh, dumps_all(report.histories) + "\n" if report.histories else "")
-    unit, chips = _unit(game)
+    unit, chips = win_unit(game)
     per_hand = report.chips / report.hands / chips if report.hands else 0.0
     seat = "?" if report.seat is None else report.seat + 1
     print(f"{report.hands} hands as seat{seat}: {report.chips:+d} chips, {per_hand:+.4f} "
@@ -349,7 +344,7 @@ class _Results:
             self.store.append(record, n, texts)
 
     def summary(self, complete: bool) -> RunSummary:
-        unit, chips = _unit(self.game)
+        unit, chips = win_unit(self.game)
         summary = summarise(self.blocks, self.names, unit=unit, unit_chips=chips,
                             big_blind=self.game.big_blind)
         if self.store is not None:
@@ -376,7 +371,7 @@ def _run_dealer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     store = None
     try:
         if args.output:
-            unit, chips = _unit(game)  # holdem plot reads these as it does for a run
+            unit, chips = win_unit(game)  # holdem plot reads these as it does for a run
             meta = {"acpc_game": gd.text(), "seats": args.seat, "hands": args.hands,
                     "seed": args.seed, "version": package_version(), "names": names,
                     "unit": unit, "unit_chips": chips, "big_blind": game.big_blind}

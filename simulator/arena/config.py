@@ -22,7 +22,7 @@ import types
 import typing
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, assert_never
 
 from pydantic import (
     BaseModel,
@@ -37,7 +37,7 @@ from pydantic import (
 from simulator.arena.overrides import apply_sets, described
 from simulator.core.durations import MAX_SECONDS
 from simulator.core.errors import GameError, HoldemError
-from simulator.core.game import GameConfig
+from simulator.core.game import GameConfig, Structure
 from simulator.core.names import names_problem, seat_name_problem
 from simulator.core.validation import KEY as _KEY
 from simulator.core.validation import (
@@ -51,6 +51,21 @@ from simulator.core.validation import (
 MAX_SEATS = 10
 MAX_DEALS = 10**9  # beyond this a run would take years; refusing it keeps typos from running
 
+
+
+def win_unit(game: GameConfig) -> tuple[str, int]:
+    """The unit win rates are counted in, and its chips: small bets in limit (the fixed bet
+    of the first rounds), big blinds in no-limit and pot-limit.
+
+    >>> win_unit(GameConfig(variant="potlimit", blinds=(5, 10)))
+    ('big_blinds', 10)
+    """
+    structure = game.structure
+    if structure is Structure.LIMIT:
+        return "small_bets", game.bet_size(0)
+    if structure is Structure.NO_LIMIT or structure is Structure.POT_LIMIT:
+        return "big_blinds", game.big_blind
+    assert_never(structure)
 
 class ConfigError(HoldemError, ValueError):
     """Bad config: one line naming the key's path and what was expected."""
@@ -208,13 +223,12 @@ class TournamentConfig(_Strict):
 
     @property
     def unit(self) -> str:
-        return "small_bets" if self.game.variant == "limit" else "big_blinds"
+        return win_unit(self.game_config())[0]
 
     @property
     def unit_chips(self) -> int:
-        """Chips in one ``unit``: the small bet in limit, the big blind in no-limit."""
-        game = self.game_config()
-        return game.bet_size(0) if game.is_limit else game.big_blind
+        """Chips in one ``unit``: the small bet in limit, the big blind otherwise."""
+        return win_unit(self.game_config())[1]
 
     def result_key(self) -> dict[str, Any]:
         """The settings that decide the results; a resumed run must match them exactly.

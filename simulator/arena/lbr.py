@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import assert_never
 
 import numpy as np
 
@@ -52,6 +53,7 @@ from simulator.core.actions import Action, ActionRecord, LegalActions
 from simulator.core.board_ranks import HOLD_A, HOLD_B
 from simulator.core.cards import HOLDING_INDEX, HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.equity import equities
+from simulator.core.game import Structure
 from simulator.core.observation import Observation
 from simulator.core.state import HandState, observation_after
 from simulator.core.streets import Street
@@ -71,20 +73,28 @@ class LbrSettings:
     from_street: Street = Street.FLOP
     pot_fractions: tuple[float, ...] = (1.0,)
 
-    def describe(self, limit: bool) -> str:
+    def describe(self, structure: Structure) -> str:
         """How LBR plays this game, in words (``summary.json``'s ``lbr.plays``).
 
-        >>> LbrSettings().describe(limit=False)
+        >>> LbrSettings().describe(Structure.NO_LIMIT)
         'checks or calls before the flop, looks ahead from the flop on; bets 1 pot or all-in'
-        >>> LbrSettings(Street.PREFLOP, (0.5, 1.0)).describe(limit=True)
+        >>> LbrSettings(Street.PREFLOP, (0.5, 1.0)).describe(Structure.LIMIT)
         'looks ahead on every street; bets the limit bet or raise'
+        >>> LbrSettings(Street.PREFLOP, (0.5, 2.0)).describe(Structure.POT_LIMIT)
+        'looks ahead on every street; bets 0.5 pot, 2 pot or the pot-limit maximum'
         """
         label = self.from_street.label
         when = ("looks ahead on every street" if self.from_street is Street.PREFLOP
                 else f"checks or calls before the {label}, looks ahead from the {label} on")
-        sizes = ("the limit bet or raise" if limit
-                 else " or ".join([", ".join(f"{f:g} pot" for f in self.pot_fractions),
-                                   "all-in"]))
+        fractions = ", ".join(f"{f:g} pot" for f in self.pot_fractions)
+        if structure is Structure.LIMIT:
+            sizes = "the limit bet or raise"
+        elif structure is Structure.NO_LIMIT:
+            sizes = f"{fractions} or all-in"
+        elif structure is Structure.POT_LIMIT:
+            sizes = f"{fractions} or the pot-limit maximum"  # a fraction over 1 is clipped
+        else:
+            assert_never(structure)
         return f"{when}; bets {sizes}"
 
 
@@ -95,21 +105,27 @@ def holdings_clashing(cards: Sequence[int]) -> np.ndarray:
     return dead[HOLD_A] | dead[HOLD_B]
 
 
-def bet_sizes(legal: LegalActions, pot: int, top: int, limit: bool,
+def bet_sizes(legal: LegalActions, pot: int, top: int, structure: Structure,
               pot_fractions: Sequence[float]) -> list[int]:
-    """The raise-to amounts LBR considers: the legal one in limit; in no-limit each fraction
-    ``f`` of the pot after a call (``top + f * (pot + to call)``, kept within the legal
-    range) and all-in, each once, smallest first.
+    """The raise-to amounts LBR considers: the legal one in limit; in no-limit and pot-limit
+    each fraction ``f`` of the pot after a call (``top + f * (pot + to call)``, kept within
+    the legal range) and the largest legal raise (all-in; in pot-limit the pot or all-in for
+    less), each once, smallest first.
 
-    >>> bet_sizes(LegalActions(True, 4, 8, 100), pot=10, top=6, limit=False,
-    ...           pot_fractions=(1.0, 0.5))
+    >>> bet_sizes(LegalActions(True, 4, 8, 100), pot=10, top=6,
+    ...           structure=Structure.NO_LIMIT, pot_fractions=(1.0, 0.5))
     [13, 20, 100]
+    >>> bet_sizes(LegalActions(True, 4, 8, 20), pot=10, top=6,
+    ...           structure=Structure.POT_LIMIT, pot_fractions=(2.0, 0.5))
+    [13, 20]
     """
     low, high = legal.min_raise_to, legal.max_raise_to
     if low is None or high is None:
         return []
-    if limit:
+    if structure is Structure.LIMIT:
         return [low]
+    if structure is not Structure.NO_LIMIT and structure is not Structure.POT_LIMIT:
+        assert_never(structure)
     after_call = pot + legal.call_amount
     sizes = {min(max(int(round(top + f * after_call)), low), high) for f in pot_fractions}
     sizes.add(high)
@@ -254,7 +270,7 @@ class LocalBestResponse:
         live = np.flatnonzero(weights > 0)
         holdings = [PAIRS[i] for i in live]
         own_bet = obs.bets[self.lbr_seat]
-        sizes = bet_sizes(legal, obs.pot, max(obs.bets), obs.game.is_limit,
+        sizes = bet_sizes(legal, obs.pot, max(obs.bets), obs.game.structure,
                           self.settings.pot_fractions) if ask.has_policy(self.bot_seat) else []
         for size in sizes:
             bet = Action.raise_to(size)

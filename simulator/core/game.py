@@ -31,10 +31,11 @@ MAX_BLINDS = 3  # small blind, big blind, straddle
 
 
 class Structure(Enum):
-    """How much a bet or raise may be. Pot-limit is to come as a third member."""
+    """How much a bet or raise may be."""
 
     LIMIT = "limit"  # one fixed bet a raise, and a cap on the bets of a round
     NO_LIMIT = "nolimit"  # any raise from the minimum to all-in
+    POT_LIMIT = "potlimit"  # any raise from the minimum to the pot after the call, or all-in
 
 
 _STRUCTURES = {s.value: s for s in Structure}
@@ -50,7 +51,7 @@ class GameConfig:
     them over.
     """
 
-    variant: Literal["limit", "nolimit"] = "nolimit"
+    variant: Literal["limit", "nolimit", "potlimit"] = "nolimit"
     blinds: tuple[int, ...] = (1, 2)
     ante: int = 0
     small_bet: int | None = None
@@ -62,8 +63,9 @@ class GameConfig:
     def __post_init__(self) -> None:
         # Every rule on the parameters lives here: the YAML config validates through this
         # record too, so its messages name the key (``game.<field>``) and are written once.
-        if self.variant not in ("limit", "nolimit"):
-            raise GameError(f"game.variant: expected 'limit' or 'nolimit', got {self.variant!r}")
+        if self.variant not in _STRUCTURES:
+            raise GameError(f"game.variant: expected 'limit', 'nolimit' or 'potlimit', got "
+                            f"{self.variant!r}")
         blinds = tuple(int(b) for b in self.blinds)
         object.__setattr__(self, "blinds", blinds)
         if not blinds or any(b < 0 for b in blinds) or blinds[-1] <= 0:
@@ -95,7 +97,7 @@ class GameConfig:
             for key in ("small_bet", "big_bet"):
                 if getattr(self, key) is not None:
                     raise GameError(f"game.{key}: expected no {key}: it is for variant 'limit' "
-                                    f"only, and variant is 'nolimit'")
+                                    f"only, and variant is {self.variant!r}")
 
     def copy(self) -> GameConfig:
         """An equal, separate record: each bot gets its own, and the engine keeps its own."""

@@ -1,4 +1,4 @@
-"""The state of one hand of Texas Hold'em, fixed-limit and no-limit.
+"""The state of one hand of Texas Hold'em, fixed-limit, no-limit and pot-limit.
 
 A :class:`HandState` is created with the stacks, the button and the cards (all five board
 cards are given up front and revealed only as the hand reaches them), posts antes and blinds,
@@ -322,6 +322,10 @@ class HandState:
             return low, low
         if structure is Structure.NO_LIMIT:
             return low, all_in
+        if structure is Structure.POT_LIMIT:
+            # to the pot after the call: the call, then a raise of the pot (every bet on the
+            # table and the call included); all-in for less. Never below the minimum.
+            return low, max(low, min(all_in, top + sum(self._contributions) + call))
         assert_never(structure)
 
     def _may_raise(self, seat: int, top: int, call: int) -> bool:

@@ -9,7 +9,7 @@ fewer players than the table carry ``seats`` (1-based) and ``seat_count``. A ``.
 holds TOML tables ``[1]``, ``[2]``, ...
 
 >>> from simulator.play.baseline import CallBot
->>> from simulator.core.game import DEFAULT_CAP, GameConfig
+>>> from simulator.core.game import DEFAULT_CAP, GameConfig, Structure
 >>> from simulator.play.match import play_match
 >>> game = GameConfig(variant="nolimit", blinds=(1, 2), stack=100)
 >>> r = next(play_match(game, [CallBot(), CallBot(), CallBot()], 1, seed=3))
@@ -28,17 +28,20 @@ import json
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from simulator.core.actions import Action, ActionKind
 from simulator.core.cards import format_cards, parse_cards
 from simulator.core.errors import HoldemError
-from simulator.core.game import DEFAULT_CAP, GameConfig
+from simulator.core.game import DEFAULT_CAP, GameConfig, Structure
 from simulator.core.positions import table_order
 from simulator.core.state import HandState
 from simulator.core.streets import Street
 
-VARIANTS = {"FT": "limit", "NT": "nolimit"}
+VARIANTS = {"FT": Structure.LIMIT, "NT": Structure.NO_LIMIT, "PT": Structure.POT_LIMIT}
+"""PHH's variant codes. PHH (and so pokerkit's loader) has no pot-limit Texas hold'em: "PT"
+is ours, after the PHH pattern of its pot-limit Omaha "PO"; pokerkit cannot load it."""
+CODES = {structure: code for code, structure in VARIANTS.items()}
 
 
 class PHHError(HoldemError, ValueError):
@@ -55,15 +58,18 @@ def hand_fields(history: Any) -> dict[str, Any]:
     order = list(table_order(history.dealt_in, history.button))
     blinds = list(game.blinds[:len(order)]) + [0] * max(0, len(order) - len(game.blinds))
     fields: dict[str, Any] = {
-        "variant": "FT" if game.is_limit else "NT",
+        "variant": CODES[game.structure],
         "ante_trimming_status": True,
         "antes": [game.ante] * len(order),
         "blinds_or_straddles": blinds,
     }
-    if game.is_limit:
+    structure = game.structure
+    if structure is Structure.LIMIT:
         fields["small_bet"], fields["big_bet"] = game.small_bet, game.big_bet
-    else:
+    elif structure is Structure.NO_LIMIT or structure is Structure.POT_LIMIT:
         fields["min_bet"] = game.big_blind
+    else:
+        assert_never(structure)
     fields["starting_stacks"] = [history.starting_stacks[s] for s in order]
     fields["actions"] = _action_lines(history, order)
     fields["hand"] = history.hand_number
@@ -204,7 +210,7 @@ def _int_list(data: dict[str, Any], key: str, n: int | None = None) -> list[int]
 def from_fields(data: dict[str, Any]) -> PHHHand:
     variant = data.get("variant")
     if variant not in VARIANTS:
-        raise PHHError(f"unsupported variant {variant!r}: we play FT and NT")
+        raise PHHError(f"unsupported variant {variant!r}: we play FT, NT and PT (pot-limit)")
     for key in ("starting_stacks", "actions"):
         if key not in data:
             raise PHHError(f"missing field {key!r}")
@@ -242,16 +248,19 @@ def _game(variant: str, data: dict[str, Any], blinds: tuple[int, ...], ante: int
     # The hand plays from its own starting stacks; the record's stack (a match's starting
     # stack) need only be one the rules accept, here more than the forced bets.
     stack = max(largest_stack, ante + max(blinds) + 1)
-    if variant == "FT":
+    structure = VARIANTS[variant]
+    if structure is Structure.LIMIT:
         small, big = data.get("small_bet"), data.get("big_bet")
         if type(small) is not int or type(big) is not int:
             raise PHHError("FT needs integer small_bet and big_bet")
         return GameConfig(variant="limit", blinds=blinds, ante=ante, small_bet=small,
                           big_bet=big, stack=stack)
+    if structure is not Structure.NO_LIMIT and structure is not Structure.POT_LIMIT:
+        assert_never(structure)
     min_bet = data.get("min_bet")
     if min_bet is not None and min_bet != max(blinds):
         raise PHHError(f"unsupported min_bet {min_bet} different from the big blind")
-    return GameConfig(variant="nolimit", blinds=blinds, ante=ante, stack=stack)
+    return GameConfig(variant=structure.value, blinds=blinds, ante=ante, stack=stack)
 
 
 # --- replaying -----------------------------------------------------------------------------

@@ -120,8 +120,8 @@ class RandomBot(StatesItsRow, BaseBot):
 
     The YAML spells the raise weight ``raise`` (a Python keyword), so ``**{"raise": p}`` is
     accepted as well as ``raise_=p``. A fold when checking is free becomes a check; a raise
-    when none is legal becomes a call. In no-limit the raise-to amount is drawn uniformly
-    from the legal range.
+    when none is legal becomes a call. In no-limit and pot-limit the raise-to amount is drawn
+    uniformly from the legal range.
     """
 
     def __init__(self, fold: float = 1 / 3, call: float = 1 / 3, raise_: float = 1 / 3,
@@ -156,8 +156,9 @@ class RandomBot(StatesItsRow, BaseBot):
 
     def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
         """Fold, call and raise with the normalised weights, merged as ``act`` merges them:
-        a free fold is a check, a raise that is not legal a call; a no-limit raise range is
-        one entry (each size in it equally likely), a single legal size one action."""
+        a free fold is a check, a raise that is not legal a call; a raise range (no-limit,
+        pot-limit) is one entry (each size in it equally likely), a single legal size one
+        action."""
         legal = observation.legal
         actions: list[PolicyEntry] = []
         row: list[float] = []

@@ -45,11 +45,11 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, assert_never
 
 from simulator.core.errors import HoldemError
 from simulator.core.files import FileRefused, read_regular
-from simulator.core.game import GameConfig
+from simulator.core.game import GameConfig, Structure
 from simulator.core.packaged import packaged_file
 from simulator.core.state import HandState
 
@@ -127,6 +127,9 @@ def parse_gamedef(text: str) -> GameDef:
         if word in ("limit", "nolimit"):
             betting = "limit" if word == "limit" else "nolimit"
             continue
+        if word in ("potlimit", "pot-limit"):
+            raise GameDefError(f"{stripped.split()[0]}: ACPC has no pot-limit betting (its "
+                               f"games are limit or nolimit)")
         match = _LINE.match(stripped)
         key = _KEYS.get(match.group(1).lower()) if match else None
         if match is None or key is None:
@@ -387,14 +390,19 @@ def gamedef_for(game: GameConfig, players: int) -> GameDef:
     if len(game.blinds) > players:
         raise _refuse("blind", f"{len(game.blinds)} blinds for {players} players")
     blind, first = _positional(game, players)
-    if game.is_limit:
+    structure = game.structure
+    if structure is Structure.LIMIT:
         assert game.small_bet is not None and game.big_bet is not None
         stack = None if game.stack >= NO_STACK else (game.stack,) * players
         gd = GameDef("limit", players, blind, stack,
                      (game.small_bet, game.small_bet, game.big_bet, game.big_bet), first,
                      None if game.cap is None else (game.cap - 1,) + (game.cap,) * 3)
-    else:
+    elif structure is Structure.NO_LIMIT:
         gd = GameDef("nolimit", players, blind, (game.stack,) * players, None, first)
+    elif structure is Structure.POT_LIMIT:
+        raise AssertionError("check_expressible refuses pot-limit")
+    else:
+        assert_never(structure)
     mapped = game_config(gd)  # refuses, naming the key, what would not come back the same
     if _rules(mapped) != _rules(game):
         raise _refuse("blind", f"blinds {list(game.blinds)} with {players} players have no ACPC "
@@ -409,6 +417,9 @@ def check_expressible(game: GameConfig) -> None:
                                       "cannot be played over ACPC")
     if game.ante:
         raise _refuse("ante", "ACPC games have no antes")
+    if game.structure is Structure.POT_LIMIT:
+        raise _refuse("variant", "ACPC games are limit or nolimit: pot-limit cannot be played "
+                                 "over ACPC")
     if game.is_limit and game.stack < NO_STACK and game.stack < deepest_commitment(game):
         raise _refuse("stack", f"limit stacks of {game.stack} can run out (a hand may cost "
                                f"{deepest_commitment(game)}); ACPC's limit all-in rules differ "
@@ -418,8 +429,13 @@ def check_expressible(game: GameConfig) -> None:
 def _rules(game: GameConfig) -> tuple[object, ...]:
     """The fields that decide play (the cap only in limit)."""
     fields = dataclasses.astuple(game)
-    return fields if game.is_limit else tuple(
-        v for f, v in zip(dataclasses.fields(game), fields, strict=True) if f.name != "cap")
+    structure = game.structure
+    if structure is Structure.LIMIT:
+        return fields
+    if structure is Structure.NO_LIMIT or structure is Structure.POT_LIMIT:
+        return tuple(v for f, v in zip(dataclasses.fields(game), fields, strict=True)
+                     if f.name != "cap")
+    assert_never(structure)
 
 
 __all__ = ["GameDef", "GameDefError", "NO_STACK", "SHIPPED", "check_expressible",

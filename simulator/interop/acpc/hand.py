@@ -41,7 +41,12 @@ from simulator.core.game import GameConfig
 from simulator.core.records import HandHistory
 from simulator.core.state import HandState
 from simulator.core.streets import Street
-from simulator.interop.acpc.protocol import MatchState, ProtocolError, format_betting
+from simulator.interop.acpc.protocol import (
+    MatchState,
+    ProtocolError,
+    format_betting,
+    sized_raises,
+)
 
 
 class AcpcHand:
@@ -141,7 +146,7 @@ class AcpcHand:
             return Action.call()
         if not token.startswith("r"):
             raise ProtocolError(f"hand {self.hand_number}: unknown action {token!r}")
-        if self.game.is_limit:
+        if not sized_raises(self.game):
             if len(token) > 1:
                 raise ProtocolError(f"hand {self.hand_number}: a limit raise is 'r', got {token!r}")
             legal = state.legal_actions()
@@ -163,7 +168,7 @@ class AcpcHand:
             return "f"
         if action.kind is ActionKind.CALL:
             return "c"
-        if self.game.is_limit:
+        if not sized_raises(self.game):
             return "r"
         return f"r{self._round_start(seat) + int(action.amount or 0)}"
 

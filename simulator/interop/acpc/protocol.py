@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import assert_never
 
 from simulator.core.cards import RANKS, SUITS, format_cards
 from simulator.core.errors import HoldemError
+from simulator.core.game import GameConfig, Structure
 
 VERSION = "VERSION:2.0.0"
 MAX_LINE = 4096  # bytes, line end included, as the reference dealer reads them
@@ -181,6 +183,20 @@ def reply_action(line: str, sent: str) -> str:
     if not colon or state != sent:
         raise ProtocolError(f"reply {line!r} does not echo the state sent, {sent!r}")
     return action
+
+
+def sized_raises(game: GameConfig) -> bool:
+    """Whether ACPC's raises carry their total (``r<T>``, no-limit) or not (``r``, limit).
+    ACPC has no pot-limit: such a game is refused before any ACPC play, so it is an error
+    here (:func:`simulator.interop.acpc.gamedef.check_expressible`)."""
+    structure = game.structure
+    if structure is Structure.LIMIT:
+        return False
+    if structure is Structure.NO_LIMIT:
+        return True
+    if structure is Structure.POT_LIMIT:
+        raise ProtocolError("variant: ACPC has no pot-limit betting")
+    assert_never(structure)
 
 
 def parse_action(action: str, *, nolimit: bool) -> str:

@@ -36,7 +36,12 @@ from simulator.core.observation import Observation
 from simulator.interop.acpc.connection import LineConnection
 from simulator.interop.acpc.gamedef import gamedef_for
 from simulator.interop.acpc.hand import AcpcHand, legal_action, record_action
-from simulator.interop.acpc.protocol import ProtocolError, parse_action, reply_action
+from simulator.interop.acpc.protocol import (
+    ProtocolError,
+    parse_action,
+    reply_action,
+    sized_raises,
+)
 from simulator.play.protocol import BaseBot, BotContext
 
 Illegal = Literal["error", "call"]
@@ -162,7 +167,7 @@ class AcpcSeat(BaseBot):
         text = reply_action(line, self._last_line)
         legal = observation.legal
         try:
-            wanted = hand.action_of(parse_action(text, nolimit=not self.game.is_limit))
+            wanted = hand.action_of(parse_action(text, nolimit=sized_raises(self.game)))
         except ProtocolError:
             if self.illegal == "error":
                 raise
