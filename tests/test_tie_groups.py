@@ -42,17 +42,19 @@ def _oracle(ranks: np.ndarray, w: np.ndarray, worst_first: bool
     return before, tied, met
 
 
-def _walk(ranks: np.ndarray, w: np.ndarray, worst_first: bool
+def _walk(ranks: np.ndarray, w: np.ndarray | None, worst_first: bool
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    from simulator.core.tie_groups import free_mass, walk_tie_groups
+    from simulator.core.tie_groups import walk_tie_groups
 
     live = np.flatnonzero(ranks > 0)
     key = -ranks[live].astype(np.int64) if worst_first else ranks[live]
     order = live[np.argsort(key, kind="stable")]
-    before, tied, met = (np.full(NUM_HOLDINGS, -7, dtype=w.dtype) for _ in range(3))
-    walk_tie_groups(ranks, order, order.size, w, HOLD_A, HOLD_B, before, tied)
-    free_mass(order, order.size, w, HOLD_A, HOLD_B, met)
-    return order, before, tied, met
+    # the walk adds: from -7, so that a holding it left alone shows, and a sum assigned
+    # rather than added would not pass
+    dtype = np.int64 if w is None else w.dtype
+    before, tied, met = (np.full(NUM_HOLDINGS, -7, dtype=dtype) for _ in range(3))
+    walk_tie_groups(ranks, order, order.size, w, HOLD_A, HOLD_B, before, tied, met)
+    return order, before + 7, tied + 7, met + 7
 
 
 def _random_ranks(seed: int, levels: int, dead: float) -> np.ndarray:
@@ -69,12 +71,13 @@ def test_walk_counts_as_the_definition(seed: int, levels: int, dead: float,
                                        worst_first: bool) -> None:
     ranks = _random_ranks(seed, levels, dead)
     ones = np.ones(NUM_HOLDINGS, dtype=np.int64)
-    order, before, tied, met = _walk(ranks, ones, worst_first)
     want = _oracle(ranks, ones, worst_first)
-    for got, expected in zip((before, tied, met), want, strict=True):
-        assert got.dtype == np.int64
-        assert np.array_equal(got[order], expected[order].astype(np.int64))
-        assert (got[ranks == 0] == -7).all()  # holdings off the walk are not written
+    for weights in (None, ones):  # counts: no weights, or integer ones
+        order, before, tied, met = _walk(ranks, weights, worst_first)
+        for got, expected in zip((before, tied, met), want, strict=True):
+            assert got.dtype == np.int64
+            assert np.array_equal(got[order], expected[order].astype(np.int64))
+            assert (got[ranks == 0] == 0).all()  # holdings off the walk are not written
 
 
 @settings(max_examples=25, deadline=None)
@@ -93,9 +96,8 @@ def test_walk_weighs_as_the_definition(seed: int, levels: int, worst_first: bool
 
 def test_walk_on_a_real_board_splits_every_opponent() -> None:
     ranks = board_ranks(parse_cards("3h4cJh5s9d")).ranks
-    ones = np.ones(NUM_HOLDINGS, dtype=np.int64)
-    order, beaten, tied, met = _walk(ranks, ones, worst_first=True)
-    _, beating, tied_again, _ = _walk(ranks, ones, worst_first=False)
+    order, beaten, tied, met = _walk(ranks, None, worst_first=True)
+    _, beating, tied_again, _ = _walk(ranks, None, worst_first=False)
     # on a river every live holding meets the same 990 opponents
     assert (met[order] == 990).all()
     assert np.array_equal(tied[order], tied_again[order])

@@ -35,11 +35,10 @@ from simulator.core.canonical_boards import canonical_classes, canonical_code, d
 from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.hand_ranks import WORST_RANK
 from simulator.core.suits import CARD_PERMS
-from simulator.core.tie_groups import free_mass, walk_tie_groups
+from simulator.core.tie_groups import walk_tie_groups
 
 HOLD_A = HOLDINGS[:, 0].astype(np.int64)
 HOLD_B = HOLDINGS[:, 1].astype(np.int64)
-_ONES = np.ones(NUM_HOLDINGS, dtype=np.int64)  # every holding weighs 1: the walk counts
 
 
 # --- kernels --------------------------------------------------------------------------------
@@ -47,13 +46,14 @@ _ONES = np.ones(NUM_HOLDINGS, dtype=np.int64)  # every holding weighs 1: the wal
 
 @numba.njit(cache=True, nogil=True)
 def _codes_of_row(ranks: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
-                  out: np.ndarray, count: np.ndarray, start: np.ndarray, order: np.ndarray
-                  ) -> None:
+                  out: np.ndarray, count: np.ndarray, start: np.ndarray, order: np.ndarray,
+                  sums: np.ndarray) -> None:
     """HS codes of every holding from one row of ranks (0 = dead; lower ranks are better):
     ``out[h] = 2 * (compatible opponents) - 2 * better - tied``, -1 for dead holdings.
 
     The live holdings are counting-sorted by rank, best first, and walked one tie group at a
-    time (:func:`simulator.core.tie_groups.walk_tie_groups`, in counts: every weight 1).
+    time (:func:`simulator.core.tie_groups.walk_tie_groups`, in counts: no weights);
+    ``count``, ``start``, ``order`` and ``sums`` (3, 1326) are scratch.
     """
     n = ranks.shape[0]
     count[:] = 0
@@ -72,11 +72,9 @@ def _codes_of_row(ranks: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
         if r > 0:
             order[start[r]] = h
             start[r] += 1
-    better = np.empty(n, dtype=np.int64)
-    tied = np.empty(n, dtype=np.int64)
-    met = np.empty(n, dtype=np.int64)
-    walk_tie_groups(ranks, order, live, _ONES, hold_a, hold_b, better, tied)
-    free_mass(order, live, _ONES, hold_a, hold_b, met)
+    sums[:, :] = 0
+    better, tied, met = sums[0], sums[1], sums[2]
+    walk_tie_groups(ranks, order, live, None, hold_a, hold_b, better, tied, met)
     for h in range(n):
         out[h] = 2 * met[h] - 2 * better[h] - tied[h] if ranks[h] > 0 else -1
 
@@ -92,6 +90,7 @@ def _squared_codes(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
     count = np.zeros(WORST_RANK + 1, dtype=np.int64)
     start = np.zeros(WORST_RANK + 1, dtype=np.int64)
     order = np.empty(n, dtype=np.int64)
+    sums = np.empty((3, n), dtype=np.int64)
     dead = np.int64(0)
     for j in range(board.shape[0]):
         dead |= np.int64(1) << board[j]
@@ -102,7 +101,7 @@ def _squared_codes(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
             out[h] = 0
     for r in range(runouts.shape[0]):
         rank_rows(board, runouts[r:r + 1], hold_a, hold_b, ranks)
-        _codes_of_row(ranks[0], hold_a, hold_b, codes, count, start, order)
+        _codes_of_row(ranks[0], hold_a, hold_b, codes, count, start, order, sums)
         for h in range(n):
             c = codes[h]
             if c >= 0 and out[h] >= 0:
@@ -130,7 +129,8 @@ def codes_of_ranks(ranks: np.ndarray) -> np.ndarray:
     """HS codes of all 1326 holdings from their ranks on a river board (-1 where dead)."""
     out = np.empty(NUM_HOLDINGS, dtype=np.int64)
     _codes_of_row(ranks, HOLD_A, HOLD_B, out, np.zeros(WORST_RANK + 1, dtype=np.int64),
-                  np.zeros(WORST_RANK + 1, dtype=np.int64), np.empty(NUM_HOLDINGS, np.int64))
+                  np.zeros(WORST_RANK + 1, dtype=np.int64), np.empty(NUM_HOLDINGS, np.int64),
+                  np.empty((3, NUM_HOLDINGS), np.int64))
     return out
 
 

@@ -33,7 +33,7 @@ from agent.strength.numpy_sums import pairwise_sum
 from simulator.core.board_ranks import board_ranks, clear_board_ranks, sorted_board
 from simulator.core.cards import HOLDINGS, NUM_HOLDINGS, format_cards
 from simulator.core.errors import CardError
-from simulator.core.tie_groups import free_mass, walk_tie_groups
+from simulator.core.tie_groups import walk_tie_groups
 
 AHEAD, TIED, BEHIND = 0, 1, 2
 
@@ -106,19 +106,12 @@ def _hs_all_kernel(ranks: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
                    hold_b: np.ndarray, order: np.ndarray, out: np.ndarray) -> None:
     """HS of every holding against weights ``w``: the showdown walk
     (:mod:`simulator.core.tie_groups`) from the worst rank (``order``) gives the weight each
-    holding beats and ties; its opponents' weight is summed in holding order."""
+    holding beats, ties and meets."""
     n = ranks.shape[0]
-    ahead = np.empty(n)
-    tied = np.empty(n)
-    opp_total = np.empty(n)
-    by_index = np.empty(n, dtype=np.int64)
-    m = 0
-    for h in range(n):
-        if ranks[h] > 0:
-            by_index[m] = h
-            m += 1
-    walk_tie_groups(ranks, order, order.shape[0], w, hold_a, hold_b, ahead, tied)
-    free_mass(by_index, m, w, hold_a, hold_b, opp_total)
+    ahead = np.zeros(n)
+    tied = np.zeros(n)
+    opp_total = np.zeros(n)
+    walk_tie_groups(ranks, order, order.shape[0], w, hold_a, hold_b, ahead, tied, opp_total)
     for i in range(order.shape[0]):
         h = order[i]
         total = opp_total[h]

@@ -42,7 +42,7 @@ import numpy as np
 
 from simulator.core.board_ranks import HOLD_A, HOLD_B
 from simulator.core.equity import showdown_counts
-from simulator.core.tie_groups import free_mass, walk_tie_groups
+from simulator.core.tie_groups import walk_tie_groups
 
 FEW = 8  # up to this many holdings, a direct pass each is cheaper than a sweep
 
@@ -133,14 +133,14 @@ def _worst_first(ranks: np.ndarray) -> np.ndarray:
 def _now_every(ranks: np.ndarray, w: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
                ahead: np.ndarray, tied: np.ndarray, behind: np.ndarray) -> None:
     """The showdown walk (:mod:`simulator.core.tie_groups`) from the worst rank: what each
-    holding beats and ties, and what is left of its opponents' weight, behind."""
+    holding beats and ties, and what is left of its opponents' weight, behind (the arrays
+    come in as zeros)."""
     keys = _worst_first(ranks)
     n = keys.shape[0]
     order = np.empty(n, dtype=np.int64)
     for i in range(n):
         order[i] = keys[i] & 2047
-    walk_tie_groups(ranks, order, n, w, hold_a, hold_b, ahead, tied)
-    free_mass(order, n, w, hold_a, hold_b, behind)
+    walk_tie_groups(ranks, order, n, w, hold_a, hold_b, ahead, tied, behind)  # all met
     for i in range(n):
         h = order[i]
         behind[h] = behind[h] - ahead[h] - tied[h]

@@ -50,11 +50,10 @@ from simulator.core.errors import CardError
 from simulator.core.frozen import quick_init
 from simulator.core.hand_ranks import WORST_RANK
 from simulator.core.suits import CARD_PERMS, HOLDING_PERMS, board_symmetries
-from simulator.core.tie_groups import free_mass, walk_tie_groups
+from simulator.core.tie_groups import walk_tie_groups
 
 _HOLD_A = HOLDINGS[:, 0].astype(np.int64)
 _HOLD_B = HOLDINGS[:, 1].astype(np.int64)
-_ONES = np.ones(NUM_HOLDINGS, dtype=np.int64)  # every opponent weighs 1: the walks count
 
 
 # --- kernels --------------------------------------------------------------------------------
@@ -380,8 +379,7 @@ def _compute(board: tuple[int, ...]) -> BoardValues:
     order = live[np.argsort(now[live], kind="stable")]  # best first
     behind, tied, others = (np.zeros(NUM_HOLDINGS, dtype=np.int64) for _ in range(3))
     # walked best first, the opponents before a holding are those better now
-    walk_tie_groups(now, order, order.size, _ONES, _HOLD_A, _HOLD_B, behind, tied)
-    free_mass(order, order.size, _ONES, _HOLD_A, _HOLD_B, others)
+    walk_tie_groups(now, order, order.size, None, _HOLD_A, _HOLD_B, behind, tied, others)
     twice, per_pair = np.zeros(NUM_HOLDINGS), 0  # nothing to come: PPOT is 0
     if table.cards_to_come:
         runouts, fin = table.future(1)

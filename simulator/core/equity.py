@@ -42,7 +42,7 @@ from simulator.core.cards import HOLDING_INDEX, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.errors import CardError, HoldemError
 from simulator.core.preflop_equity import clashes, preflop_table
 from simulator.core.ratios import ratio
-from simulator.core.tie_groups import free_mass, walk_tie_groups
+from simulator.core.tie_groups import walk_tie_groups
 
 _FEW = 8  # up to this many holdings, one pass each beats the walk over every holding
 _ALL = np.arange(NUM_HOLDINGS)
@@ -155,20 +155,17 @@ def _every(fin: np.ndarray, orders: np.ndarray, w: np.ndarray, hold_a: np.ndarra
            hold_b: np.ndarray, share: np.ndarray, mass: np.ndarray) -> None:
     """Add each holding's won share and its opponents' mass over every runout row: per row,
     the showdown walk (:mod:`simulator.core.tie_groups`) of its live holdings from the
-    worst rank (``orders[r]``) gives the weight each beats and ties."""
+    worst rank (``orders[r]``) adds the weight each beats, ties and meets; a tie is won
+    half."""
     n_all = fin.shape[1]
-    ahead = np.empty(n_all)
-    tied = np.empty(n_all)
-    met = np.empty(n_all)
+    ahead = np.zeros(n_all)
+    tied = np.zeros(n_all)
     for r in range(fin.shape[0]):
         order = orders[r]
-        n = _live_count(order)
-        walk_tie_groups(fin[r], order, n, w, hold_a, hold_b, ahead, tied)
-        free_mass(order, n, w, hold_a, hold_b, met)
-        for i in range(n):
-            h = order[i]
-            share[h] += ahead[h] + 0.5 * tied[h]
-            mass[h] += met[h]
+        walk_tie_groups(fin[r], order, _live_count(order), w, hold_a, hold_b, ahead, tied,
+                        mass)
+    for h in range(n_all):
+        share[h] += ahead[h] + 0.5 * tied[h]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -321,9 +318,12 @@ def _multi_every(fin: np.ndarray, orders: np.ndarray, w: np.ndarray, hold_a: np.
     for r in range(fin.shape[0]):
         order = orders[r]
         n = _live_count(order)
+        ahead[:, :] = 0.0
+        tied[:, :] = 0.0
+        total[:, :] = 0.0
         for j in range(k):
-            walk_tie_groups(fin[r], order, n, w[j], hold_a, hold_b, ahead[j], tied[j])
-            free_mass(order, n, w[j], hold_a, hold_b, total[j])
+            walk_tie_groups(fin[r], order, n, w[j], hold_a, hold_b, ahead[j], tied[j],
+                            total[j])
         for i in range(n):
             h = order[i]
             joint = 1.0

@@ -11,7 +11,7 @@ both and so comes off twice, is put back once: it is never its own opponent (Joh
 
 The walk does not know which way the order runs: walked from the worst rank, "before" is the
 weight h beats; from the best, the weight that beats h. The weights may be floats (a range) or
-integers (ones: counts of holdings), and the sums are of the weights' type. Every sum adds
+none (every holding 1: counts of holdings), and the sums are of the weights' type. Every sum adds
 the same numbers in the same order whatever asks for it, so the callers' floats are the ones
 they had when each carried its own copy of the walk.
 
@@ -21,10 +21,8 @@ they had when each carried its own copy of the walk.
 >>> ranks = board_ranks(parse_cards("3h4cJh5s9d")).ranks
 >>> live = np.flatnonzero(ranks > 0)
 >>> order = live[np.argsort(-ranks[live], kind="stable")]  # worst first
->>> ones = np.ones(1326, dtype=np.int64)
 >>> before, tied, met = (np.zeros(1326, dtype=np.int64) for _ in range(3))
->>> walk_tie_groups(ranks, order, order.size, ones, HOLD_A, HOLD_B, before, tied)
->>> free_mass(order, order.size, ones, HOLD_A, HOLD_B, met)
+>>> walk_tie_groups(ranks, order, order.size, None, HOLD_A, HOLD_B, before, tied, met)
 >>> h = parse_holding("AdQc")
 >>> int(before[h]), int(tied[h]), int(met[h])  # beaten, tied, met: of 990 opponents
 (328, 9, 990)
@@ -35,61 +33,74 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+# The kernels that call this one (in agent.strength, agent.equilibrium and
+# simulator.core.equity) keep its compiled code in their own numba caches, which notice
+# edits of their own files only: after an edit here, clear those caches (``__pycache__``).
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _weight(w: np.ndarray | None, h: int) -> float:
+    """Holding h's weight; 1 for every holding when ``w`` is None. numba compiles the walk
+    apart for None, with the 1 a constant: counts go a quarter faster than with an array of
+    ones to read."""
+    if w is None:
+        return 1
+    return w[h]
+
 
 @numba.njit(cache=True, nogil=True)
-def walk_tie_groups(ranks: np.ndarray, order: np.ndarray, n: int, w: np.ndarray,
+def walk_tie_groups(ranks: np.ndarray, order: np.ndarray, n: int, w: np.ndarray | None,
                     hold_a: np.ndarray, hold_b: np.ndarray, before: np.ndarray,
-                    tied: np.ndarray) -> None:
+                    tied: np.ndarray, met: np.ndarray) -> None:
     """For each holding h of ``order[:n]`` (sorted by ``ranks``, either way, so that equal
-    ranks sit together): ``before[h]``, the weight ``w`` of the holdings in the groups of
-    equal rank ahead of h's in the order, and ``tied[h]``, of those in h's own group, each
-    without the holdings that share a card with h (h itself among them). Holdings off the
-    first ``n`` of ``order`` are not written. The sums are of ``before``'s type."""
+    ranks sit together), add to ``before[h]`` the weight ``w`` (None: 1 each) of the
+    holdings of ``order[:n]`` in the groups of equal rank ahead of h's, to ``tied[h]`` that
+    of those in h's own group, and to ``met[h]`` that of them all, each without the holdings
+    that share a card with h (h itself among them).
+
+    The sums are added, not assigned, so that a walk per runout row adds up in the caller's
+    arrays without a pass of its own; holdings off ``order[:n]`` are not touched. They are
+    of ``before``'s type; the totals add up in ``order``'s order.
+    """
     before_card = np.zeros(52, dtype=before.dtype)
     tie_card = np.zeros(52, dtype=before.dtype)
-    passed = np.zeros(1, dtype=before.dtype)[0]
+    all_card = np.zeros(52, dtype=before.dtype)
+    zero = np.zeros(1, dtype=before.dtype)[0]  # of the sums' type, made once
+    total = zero
+    for i in range(n):
+        h = order[i]
+        x = _weight(w, h)
+        total += x
+        all_card[hold_a[h]] += x
+        all_card[hold_b[h]] += x
+    passed = zero
     start = 0
     while start < n:
         rank = ranks[order[start]]
         end = start
-        tie = np.zeros(1, dtype=before.dtype)[0]
+        tie = zero
         while end < n and ranks[order[end]] == rank:
             h = order[end]
-            tie += w[h]
-            tie_card[hold_a[h]] += w[h]
-            tie_card[hold_b[h]] += w[h]
+            x = _weight(w, h)
+            tie += x
+            tie_card[hold_a[h]] += x
+            tie_card[hold_b[h]] += x
             end += 1
         for i in range(start, end):
             h = order[i]
             a = hold_a[h]
             b = hold_b[h]
-            before[h] = passed - before_card[a] - before_card[b]
-            # h sits in its own group once but comes off with each of its two cards
-            tied[h] = tie - tie_card[a] - tie_card[b] + w[h]
+            x = _weight(w, h)
+            before[h] += passed - before_card[a] - before_card[b]
+            # h sits in its own group (and holds its two cards) once, but comes off twice
+            tied[h] += tie - tie_card[a] - tie_card[b] + x
+            met[h] += total - all_card[a] - all_card[b] + x
         for i in range(start, end):
             h = order[i]
-            before_card[hold_a[h]] += w[h]
-            before_card[hold_b[h]] += w[h]
+            x = _weight(w, h)
+            before_card[hold_a[h]] += x
+            before_card[hold_b[h]] += x
             tie_card[hold_a[h]] = 0
             tie_card[hold_b[h]] = 0
         passed += tie
         start = end
-
-
-@numba.njit(cache=True, nogil=True)
-def free_mass(order: np.ndarray, n: int, w: np.ndarray, hold_a: np.ndarray,
-              hold_b: np.ndarray, out: np.ndarray) -> None:
-    """For each holding h of ``order[:n]``: ``out[h]``, the weight ``w`` of the holdings of
-    ``order[:n]`` that share no card with h (h itself, holding both its cards, comes off
-    twice and is put back once). The totals add up in ``order``'s order, in ``out``'s
-    type."""
-    card = np.zeros(52, dtype=out.dtype)
-    total = np.zeros(1, dtype=out.dtype)[0]
-    for i in range(n):
-        h = order[i]
-        total += w[h]
-        card[hold_a[h]] += w[h]
-        card[hold_b[h]] += w[h]
-    for i in range(n):
-        h = order[i]
-        out[h] = total - card[hold_a[h]] - card[hold_b[h]] + w[h]
