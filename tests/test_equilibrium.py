@@ -16,7 +16,7 @@ import pytest
 from agent.equilibrium import abstraction, features, strategy
 from agent.equilibrium import tiny_games as tg
 from agent.equilibrium.errors import StrategyFileError
-from agent.equilibrium.kernels import card_pairs, fold_pair, showdown_pair
+from agent.equilibrium.kernels import TreeArrays, card_pairs, fold_pair, showdown_pair
 from agent.equilibrium.solver import Board, Solver, legal_rows
 from agent.equilibrium.training import Trainer, board_data
 from agent.equilibrium.tree import (
@@ -505,10 +505,12 @@ def test_the_river_best_response_matches_a_brute_force() -> None:
     node = tree.find("rc/cc/rc/")
     me = int(1 - tree.player[node])  # the opponent acts first here
     out = np.zeros(m)
-    br._river(node, 0, me, tree.kind, tree.player, tree.child, tree.spent, tree.row_base,
-              strat, sample.river_bk[0, 0, :m], sample.river_ca[0, 0, :m],
-              sample.river_cb[0, 0, :m], sample.river_start[0, 0, :m], reach, out,
-              np.zeros((40, m)), np.zeros((40, 3, m)), np.zeros((3, 52)))
+    arrays = TreeArrays(tree.kind, tree.player, tree.round, tree.child, tree.spent,
+                        tree.row_base)
+    board = br.RiverBoard(sample.river_bk[0, 0, :m], sample.river_ca[0, 0, :m],
+                          sample.river_cb[0, 0, :m], sample.river_start[0, 0, :m])
+    br._river(node, 0, me, arrays, strat, board, reach, out,
+              br.RiverBuffers(np.zeros((40, m)), np.zeros((40, 3, m)), np.zeros((3, 52))))
     cards = HOLDINGS[order].astype(np.int64)
     ranks = evaluate(np.concatenate([cards, np.tile(full, (m, 1))], axis=1)).astype(int)
     bucket = sample.river_bk[0, 0, :m]

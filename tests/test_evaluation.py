@@ -5,18 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agent.heuristic.evaluation import (
-    FOLD_NOW,
-    Candidate,
-    EParams,
-    EvaluationParams,
-    OpponentTendency,
-    Spot,
-    candidates,
-    chain_params,
-    fold_to_size,
-    heuristic_params,
-)
+from agent.heuristic.candidates import Candidate, Spot, candidates
+from agent.heuristic.chain_model import chain_params
+from agent.heuristic.e_value import FOLD_NOW, EParams, OpponentTendency
+from agent.heuristic.evaluation_params import EvaluationParams
+from agent.heuristic.fold_sizing import fold_to_size
+from agent.heuristic.heuristic_model import heuristic_params
 from agent.heuristic.params import load_agent_params
 from agent.heuristic.selector import SelectorParams, choose, probabilities, selection_weights
 from agent.modeller import ChainAnswer, EndingStats

@@ -41,13 +41,14 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
 
 from agent.equilibrium import features
 from agent.equilibrium.abstraction import CardAbstraction
-from agent.equilibrium.kernels import CHANCE, DECISION, FOLD, card_totals
+from agent.equilibrium.kernels import CHANCE, DECISION, FOLD, TreeArrays, card_totals
 from agent.equilibrium.strategy import StrategyTable
 from agent.equilibrium.tree import CALL, Tree
 from simulator.core.cards import HOLDINGS, NUM_HOLDINGS
@@ -149,21 +150,76 @@ def _showdown_compact(reach: np.ndarray, ca: np.ndarray, cb: np.ndarray,
         pos = start - 1
 
 
+class RiverBoard(NamedTuple):
+    """One river board's live holdings, strongest first: the opponent's river bucket of
+    each, its cards, and the first holding tied with it at the showdown."""
+
+    buckets: np.ndarray
+    ca: np.ndarray
+    cb: np.ndarray
+    group_start: np.ndarray
+
+
+class RiverBuffers(NamedTuple):
+    """Per-depth scratch of :func:`_river`: reach (depth, n) and the children's values
+    (depth, 3, n); and per-card sums (3, 52)."""
+
+    reach: np.ndarray
+    kids: np.ndarray
+    sums: np.ndarray
+
+
+class SampleArrays(NamedTuple):
+    """A :class:`FlopSample`'s arrays, as :func:`_respond` reads them."""
+
+    buckets: np.ndarray
+    turn_cards: np.ndarray
+    river_cards: np.ndarray
+    river_order: np.ndarray
+    river_start: np.ndarray
+    river_live: np.ndarray
+    river_bk: np.ndarray
+    river_ca: np.ndarray
+    river_cb: np.ndarray
+
+
+class Play(NamedTuple):
+    """Who responds to what: the responder's seat, the opponent's full strategy (a row per
+    (node, bucket)), each flop decision node's row in ``decisions`` (-1 elsewhere), the
+    flop choices recorded or replayed there, and the ``mode`` (RECORD, REPLAY or FREE)."""
+
+    me: int
+    strat: np.ndarray
+    flop_row: np.ndarray
+    decisions: np.ndarray
+    mode: int
+
+
+class RespondBuffers(NamedTuple):
+    """Per-depth scratch of :func:`_respond` over all 1326 holdings (reach (depth, 1326),
+    children's values (depth, 3, 1326)), the river walks' (:class:`RiverBuffers` less its
+    first reach row, which holds the river board's reach), and one river board's values."""
+
+    reach: np.ndarray
+    kids: np.ndarray
+    river: RiverBuffers
+    river_out: np.ndarray
+
+
 # Not cached, as kernels.walk: numba's cache mishandles self-recursive functions.
 @numba.njit(nogil=True)
-def _river(node: int, depth: int, me: int, kind: np.ndarray, player: np.ndarray,
-           child: np.ndarray, spent: np.ndarray, row_base: np.ndarray, strat: np.ndarray,
-           bk: np.ndarray, ca: np.ndarray, cb: np.ndarray, group_start: np.ndarray,
-           reach: np.ndarray, out: np.ndarray, reach_buf: np.ndarray, kid_buf: np.ndarray,
-           sums: np.ndarray) -> None:
+def _river(node: int, depth: int, me: int, tree: TreeArrays, strat: np.ndarray,
+           board: RiverBoard, reach: np.ndarray, out: np.ndarray, buf: RiverBuffers) -> None:
     """The responder's values below a river node, on one river board's live holdings
-    (strongest first, ``bk`` the opponent's river buckets). A subtree the opponent never
-    reaches is worth 0 and is not walked."""
-    k = kind[node]
+    (:class:`RiverBoard`). A subtree the opponent never reaches is worth 0 and is not
+    walked."""
+    k = tree.kind[node]
     n = reach.shape[0]
+    ca, cb = board.ca, board.cb
+    sums = buf.sums
     if k == FOLD:
-        folder = player[node]
-        stake = float(spent[node, folder])
+        folder = tree.player[node]
+        stake = float(tree.spent[node, folder])
         if folder == me:
             stake = -stake
         total = card_totals(reach, ca, cb, sums[0])
@@ -171,27 +227,28 @@ def _river(node: int, depth: int, me: int, kind: np.ndarray, player: np.ndarray,
             out[h] = stake * (total - sums[0, ca[h]] - sums[0, cb[h]] + reach[h])
         return
     if k != DECISION:
-        _showdown_compact(reach, ca, cb, group_start, float(spent[node, 0]), out, sums)
+        _showdown_compact(reach, ca, cb, board.group_start, float(tree.spent[node, 0]), out,
+                          sums)
         return
-    if player[node] == me:
+    if tree.player[node] == me:
         first = True
         for a in range(3):
-            c = child[node, a]
+            c = tree.child[node, a]
             if c < 0:
                 continue
-            v = kid_buf[depth, a]
-            _river(c, depth + 1, me, kind, player, child, spent, row_base, strat, bk, ca, cb,
-                   group_start, reach, v, reach_buf, kid_buf, sums)
+            v = buf.kids[depth, a]
+            _river(c, depth + 1, me, tree, strat, board, reach, v, buf)
             for h in range(n):
                 if first or v[h] > out[h]:
                     out[h] = v[h]
             first = False
         return
-    base = row_base[node]
+    base = tree.row_base[node]
+    bk = board.buckets
     out[:] = 0.0
-    r = reach_buf[depth]
+    r = buf.reach[depth]
     for a in range(3):
-        c = child[node, a]
+        c = tree.child[node, a]
         if c < 0:
             continue
         live = False
@@ -202,75 +259,66 @@ def _river(node: int, depth: int, me: int, kind: np.ndarray, player: np.ndarray,
                 live = True
         if not live:
             continue
-        v = kid_buf[depth, a]
-        _river(c, depth + 1, me, kind, player, child, spent, row_base, strat, bk, ca, cb,
-               group_start, r, v, reach_buf, kid_buf, sums)
+        v = buf.kids[depth, a]
+        _river(c, depth + 1, me, tree, strat, board, r, v, buf)
         for h in range(n):
             out[h] += v[h]
 
 
 # Not cached, as kernels.walk: numba's cache mishandles self-recursive functions.
 @numba.njit(nogil=True)
-def _respond(node: int, depth: int, me: int, kind: np.ndarray, player: np.ndarray,
-             rnd: np.ndarray, child: np.ndarray, spent: np.ndarray, row_base: np.ndarray,
-             flop_row: np.ndarray, strat: np.ndarray, buckets: np.ndarray,
-             turn_cards: np.ndarray, river_cards: np.ndarray, river_order: np.ndarray,
-             river_start: np.ndarray, river_live: np.ndarray, river_bk: np.ndarray,
-             river_ca: np.ndarray, river_cb: np.ndarray, ti: int, ri: int,
-             reach: np.ndarray, out: np.ndarray, mode: int, decisions: np.ndarray,
-             ha: np.ndarray, hb: np.ndarray, reach_buf: np.ndarray, kid_buf: np.ndarray,
-             river_reach: np.ndarray, river_out: np.ndarray, river_kids: np.ndarray,
-             scratch: np.ndarray) -> None:
-    """The responder ``me``'s values below a flop or turn ``node`` against the opponent's
-    ``reach`` (over all 1326 holdings; :class:`FlopSample` describes the board arrays, ``ti``
-    is the current turn's index). Each river round is walked on its board's live holdings
-    (:func:`_river`). At the responder's flop decisions
-    ``mode`` RECORD takes the best action and writes it to ``decisions[flop_row[node], h]``,
+def _respond(node: int, depth: int, tree: TreeArrays, play: Play, sample: SampleArrays,
+             ti: int, reach: np.ndarray, out: np.ndarray, ha: np.ndarray, hb: np.ndarray,
+             buf: RespondBuffers) -> None:
+    """The responder ``play.me``'s values below a flop or turn ``node`` against the
+    opponent's ``reach`` (over all 1326 holdings; :class:`FlopSample` describes the board
+    arrays, ``ti`` is the current turn's index). Each river round is walked on its board's
+    live holdings (:func:`_river`). At the responder's flop decisions ``play.mode`` RECORD
+    takes the best action and writes it to ``play.decisions[play.flop_row[node], h]``,
     REPLAY plays the recorded one, FREE takes the best. Values are sums over the sampled
     cards, not yet divided by their number.
     """
-    k = kind[node]
+    me = play.me
+    k = tree.kind[node]
     n = reach.shape[0]
+    turn_cards, river_cards = sample.turn_cards, sample.river_cards
     if k == FOLD:
-        folder = player[node]
-        stake = float(spent[node, folder])
+        folder = tree.player[node]
+        stake = float(tree.spent[node, folder])
         if folder == me:
             stake = -stake
         # weighted by the chance outcomes below, as the showdowns are (values are sums)
-        if rnd[node] == 2:
-            _turn_fold(reach, ha, hb, stake, river_cards[ti], out, scratch)
+        if tree.round[node] == 2:
+            _turn_fold(reach, ha, hb, stake, river_cards[ti], out, buf.river.sums)
         else:
             _flop_fold(reach, ha, hb, stake, turn_cards, river_cards, out,
-                       reach_buf[depth], kid_buf[depth, 0], scratch)
+                       buf.reach[depth], buf.kids[depth, 0], buf.river.sums)
         return
     if k == CHANCE:
-        nxt = child[node, 1]
+        nxt = tree.child[node, 1]
         out[:] = 0.0
-        r = reach_buf[depth]
-        v = kid_buf[depth, 0]
-        if rnd[node] == 1:  # the flop round is over: the turn card comes
+        r = buf.reach[depth]
+        v = buf.kids[depth, 0]
+        if tree.round[node] == 1:  # the flop round is over: the turn card comes
             for t in range(turn_cards.shape[0]):
                 c = turn_cards[t]
                 if c < 0:
                     continue
                 for h in range(n):
                     r[h] = 0.0 if ha[h] == c or hb[h] == c else reach[h]
-                _respond(nxt, depth + 1, me, kind, player, rnd, child, spent, row_base,
-                         flop_row, strat, buckets, turn_cards, river_cards, river_order,
-                         river_start, river_live, river_bk, river_ca, river_cb, t, 0, r, v,
-                         mode, decisions, ha, hb, reach_buf, kid_buf, river_reach, river_out,
-                         river_kids, scratch)
+                _respond(nxt, depth + 1, tree, play, sample, t, r, v, ha, hb, buf)
                 for h in range(n):
                     if ha[h] != c and hb[h] != c:
                         out[h] += v[h]
         else:  # the turn round is over: every river card, on its live holdings
-            rr = river_reach[0]
-            rv = river_out[0]
+            rr = buf.river.reach[0]
+            rv = buf.river_out
+            deeper = RiverBuffers(buf.river.reach[1:], buf.river.kids, buf.river.sums)
             for q in range(river_cards.shape[1]):
                 if river_cards[ti, q] < 0:
                     continue
-                m = river_live[ti, q]
-                order = river_order[ti, q, :m]
+                m = sample.river_live[ti, q]
+                order = sample.river_order[ti, q, :m]
                 live = False
                 for i in range(m):
                     x = reach[order[i]]
@@ -279,49 +327,46 @@ def _respond(node: int, depth: int, me: int, kind: np.ndarray, player: np.ndarra
                         live = True
                 if not live:
                     continue
-                _river(nxt, 0, me, kind, player, child, spent, row_base, strat,
-                       river_bk[ti, q, :m], river_ca[ti, q, :m], river_cb[ti, q, :m],
-                       river_start[ti, q, :m], rr[:m], rv[:m], river_reach[1:],
-                       river_kids, scratch)
+                board = RiverBoard(sample.river_bk[ti, q, :m], sample.river_ca[ti, q, :m],
+                                   sample.river_cb[ti, q, :m], sample.river_start[ti, q, :m])
+                _river(nxt, 0, me, tree, play.strat, board, rr[:m], rv[:m], deeper)
                 for i in range(m):
                     out[order[i]] += rv[i]
         return
-    street = rnd[node]
-    p = player[node]
+    street = tree.round[node]
+    p = tree.player[node]
     if p == me:
         best = out
         first = True
-        row = flop_row[node]
+        row = play.flop_row[node]
         for a in range(3):
-            if child[node, a] < 0:
+            if tree.child[node, a] < 0:
                 continue
-            v = kid_buf[depth, a]
-            _respond(child[node, a], depth + 1, me, kind, player, rnd, child, spent,
-                     row_base, flop_row, strat, buckets, turn_cards, river_cards,
-                     river_order, river_start, river_live, river_bk, river_ca, river_cb, ti,
-                     ri, reach, v, mode, decisions, ha, hb, reach_buf, kid_buf, river_reach,
-                     river_out, river_kids, scratch)
-        if street == 1 and mode == REPLAY:
+            v = buf.kids[depth, a]
+            _respond(tree.child[node, a], depth + 1, tree, play, sample, ti, reach, v, ha, hb,
+                     buf)
+        if street == 1 and play.mode == REPLAY:
             for h in range(n):
-                best[h] = kid_buf[depth, decisions[row, h], h]
+                best[h] = buf.kids[depth, play.decisions[row, h], h]
             return
         for a in range(3):
-            if child[node, a] < 0:
+            if tree.child[node, a] < 0:
                 continue
-            v = kid_buf[depth, a]
+            v = buf.kids[depth, a]
             for h in range(n):
                 if first or v[h] > best[h]:
                     best[h] = v[h]
-                    if street == 1 and mode == RECORD:
-                        decisions[row, h] = a
+                    if street == 1 and play.mode == RECORD:
+                        play.decisions[row, h] = a
             first = False
         return
-    bk = buckets[street, ti if street >= 2 else 0]
-    base = row_base[node]
+    bk = sample.buckets[street, ti if street >= 2 else 0]
+    base = tree.row_base[node]
+    strat = play.strat
     out[:] = 0.0
-    r = reach_buf[depth]
+    r = buf.reach[depth]
     for a in range(3):
-        if child[node, a] < 0:
+        if tree.child[node, a] < 0:
             continue
         live = False
         for h in range(n):
@@ -331,12 +376,8 @@ def _respond(node: int, depth: int, me: int, kind: np.ndarray, player: np.ndarra
                 live = True
         if not live:  # the opponent never plays this: nothing to win or lose below
             continue
-        v = kid_buf[depth, a]
-        _respond(child[node, a], depth + 1, me, kind, player, rnd, child, spent, row_base,
-                 flop_row, strat, buckets, turn_cards, river_cards, river_order,
-                 river_start, river_live, river_bk, river_ca, river_cb, ti, ri, r, v, mode,
-                 decisions, ha, hb, reach_buf, kid_buf, river_reach, river_out, river_kids,
-                 scratch)
+        v = buf.kids[depth, a]
+        _respond(tree.child[node, a], depth + 1, tree, play, sample, ti, r, v, ha, hb, buf)
         for h in range(n):
             out[h] += v[h]
 
@@ -416,21 +457,24 @@ class Responder:
         self.river_out = np.zeros((1, 1081))
         self.river_kids = np.zeros((MAX_DEPTH, 3, 1081))
         self.scratch = np.zeros((3, 52))
+        self.tree_arrays = TreeArrays(tree.kind, tree.player, tree.round, tree.child,
+                                      tree.spent, tree.row_base)
+        self.buffers = RespondBuffers(
+            self.reach_buf, self.kid_buf,
+            RiverBuffers(self.river_reach, self.river_kids, self.scratch), self.river_out[0])
 
     def flop_values(self, me: int, sample: FlopSample, reach: np.ndarray, root: int,
                     mode: int, decisions: np.ndarray) -> np.ndarray:
         """The responder's summed values at one flop root against the opponent's ``reach``."""
-        t = self.tree
         out = np.zeros(NUM_HOLDINGS)
         r = reach.copy()
         on_flop = np.isin(_HA, sample.flop) | np.isin(_HB, sample.flop)
         r[on_flop] = 0.0
-        _respond(root, 0, me, t.kind, t.player, t.round, t.child, t.spent, t.row_base,
-                 self.flop_row, self.strat, sample.buckets, sample.turn_cards,
-                 sample.river_cards, sample.river_order, sample.river_start,
-                 sample.river_live, sample.river_bk, sample.river_ca, sample.river_cb, 0, 0,
-                 r, out, mode, decisions, _HA, _HB, self.reach_buf, self.kid_buf,
-                 self.river_reach, self.river_out, self.river_kids, self.scratch)
+        _respond(root, 0, self.tree_arrays, Play(me, self.strat, self.flop_row, decisions, mode),
+                 SampleArrays(sample.buckets, sample.turn_cards, sample.river_cards,
+                              sample.river_order, sample.river_start, sample.river_live,
+                              sample.river_bk, sample.river_ca, sample.river_cb),
+                 0, r, out, _HA, _HB, self.buffers)
         out[on_flop] = 0.0
         return out
 

@@ -31,13 +31,14 @@ import numba
 import numpy as np
 
 from simulator.core.board_ranks import rank_rows  # the shared 91-rank-pair ranking kernel
+from simulator.core.canonical_boards import canonical_classes, canonical_code, decode_boards
 from simulator.core.cards import HOLDINGS, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.hand_ranks import WORST_RANK
 from simulator.core.suits import CARD_PERMS
+from simulator.core.tie_groups import walk_tie_groups
 
 HOLD_A = HOLDINGS[:, 0].astype(np.int64)
 HOLD_B = HOLDINGS[:, 1].astype(np.int64)
-
 
 
 # --- kernels --------------------------------------------------------------------------------
@@ -45,25 +46,23 @@ HOLD_B = HOLDINGS[:, 1].astype(np.int64)
 
 @numba.njit(cache=True, nogil=True)
 def _codes_of_row(ranks: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
-                  out: np.ndarray, count: np.ndarray, start: np.ndarray, order: np.ndarray
-                  ) -> None:
+                  out: np.ndarray, count: np.ndarray, start: np.ndarray, order: np.ndarray,
+                  sums: np.ndarray) -> None:
     """HS codes of every holding from one row of ranks (0 = dead; lower ranks are better):
     ``out[h] = 2 * (compatible opponents) - 2 * better - tied``, -1 for dead holdings.
 
-    The live holdings are counting-sorted by rank; walking the rank groups from the best,
-    running per-card counts of the better holdings take away those sharing a card with h.
+    The live holdings are counting-sorted by rank, best first, and walked one tie group at a
+    time (:func:`simulator.core.tie_groups.walk_tie_groups`, in counts: no weights);
+    ``count``, ``start``, ``order`` and ``sums`` (3, 1326) are scratch.
     """
     n = ranks.shape[0]
     count[:] = 0
     live = 0
-    live_card = np.zeros(52, dtype=np.int64)
     for h in range(n):
         r = ranks[h]
         if r > 0:
             count[r] += 1
             live += 1
-            live_card[hold_a[h]] += 1
-            live_card[hold_b[h]] += 1
     total = 0
     for r in range(count.shape[0]):
         start[r] = total
@@ -73,37 +72,11 @@ def _codes_of_row(ranks: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
         if r > 0:
             order[start[r]] = h
             start[r] += 1
-        else:
-            out[h] = -1
-    better_card = np.zeros(52, dtype=np.int64)
-    tie_card = np.zeros(52, dtype=np.int64)
-    better = 0
-    i = 0
-    while i < live:
-        j = i
-        rank = ranks[order[i]]
-        while j < live and ranks[order[j]] == rank:
-            h = order[j]
-            tie_card[hold_a[h]] += 1
-            tie_card[hold_b[h]] += 1
-            j += 1
-        size = j - i
-        for k in range(i, j):
-            h = order[k]
-            a = hold_a[h]
-            b = hold_b[h]
-            met = live - live_card[a] - live_card[b] + 1
-            above = better - better_card[a] - better_card[b]
-            tied = size - tie_card[a] - tie_card[b] + 1
-            out[h] = 2 * met - 2 * above - tied
-        for k in range(i, j):
-            h = order[k]
-            better_card[hold_a[h]] += 1
-            better_card[hold_b[h]] += 1
-            tie_card[hold_a[h]] = 0
-            tie_card[hold_b[h]] = 0
-        better += size
-        i = j
+    sums[:, :] = 0
+    better, tied, met = sums[0], sums[1], sums[2]
+    walk_tie_groups(ranks, order, live, None, hold_a, hold_b, better, tied, met)
+    for h in range(n):
+        out[h] = 2 * met[h] - 2 * better[h] - tied[h] if ranks[h] > 0 else -1
 
 
 @numba.njit(cache=True, nogil=True)
@@ -117,6 +90,7 @@ def _squared_codes(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
     count = np.zeros(WORST_RANK + 1, dtype=np.int64)
     start = np.zeros(WORST_RANK + 1, dtype=np.int64)
     order = np.empty(n, dtype=np.int64)
+    sums = np.empty((3, n), dtype=np.int64)
     dead = np.int64(0)
     for j in range(board.shape[0]):
         dead |= np.int64(1) << board[j]
@@ -127,71 +101,11 @@ def _squared_codes(board: np.ndarray, runouts: np.ndarray, hold_a: np.ndarray,
             out[h] = 0
     for r in range(runouts.shape[0]):
         rank_rows(board, runouts[r:r + 1], hold_a, hold_b, ranks)
-        _codes_of_row(ranks[0], hold_a, hold_b, codes, count, start, order)
+        _codes_of_row(ranks[0], hold_a, hold_b, codes, count, start, order, sums)
         for h in range(n):
             c = codes[h]
             if c >= 0 and out[h] >= 0:
                 out[h] += c * c
-
-
-@numba.njit(cache=True, nogil=True)
-def _canonical(cards: np.ndarray, perms: np.ndarray) -> tuple[int, int]:
-    """(code, permutation index) of the smallest sorted permuted tuple (module docstring)."""
-    return _canonical_into(cards, perms, np.empty(cards.shape[0], dtype=np.int64))
-
-
-@numba.njit(cache=True, nogil=True)
-def _canonical_into(cards: np.ndarray, perms: np.ndarray, buf: np.ndarray) -> tuple[int, int]:
-    k = cards.shape[0]
-    best = np.int64(-1)
-    best_perm = 0
-    for p in range(perms.shape[0]):
-        for j in range(k):
-            buf[j] = perms[p, cards[j]]
-        buf.sort()
-        code = np.int64(0)
-        for j in range(k):
-            code = code * 52 + buf[j]
-        if best < 0 or code < best:
-            best = code
-            best_perm = p
-    return int(best), best_perm
-
-
-@numba.njit(cache=True, nogil=True)
-def _canonical_classes(k: int, perms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every canonical k-card board's code, and how many boards share it, codes ascending."""
-    total = 1
-    for j in range(k):
-        total = total * (52 - j) // (j + 1)
-    codes = np.empty(total, dtype=np.int64)
-    cards = np.arange(k, dtype=np.int64)
-    buf = np.empty(k, dtype=np.int64)
-    i = 0
-    while True:
-        codes[i], _ = _canonical_into(cards, perms, buf)
-        i += 1
-        # next combination in lexicographic order
-        j = k - 1
-        while j >= 0 and cards[j] == 52 - k + j:
-            j -= 1
-        if j < 0:
-            break
-        cards[j] += 1
-        for m in range(j + 1, k):
-            cards[m] = cards[m - 1] + 1
-    codes.sort()
-    uniq = np.empty(total, dtype=np.int64)
-    sizes = np.empty(total, dtype=np.int64)
-    u = 0
-    for i in range(total):
-        if u > 0 and codes[i] == uniq[u - 1]:
-            sizes[u - 1] += 1
-        else:
-            uniq[u] = codes[i]
-            sizes[u] = 1
-            u += 1
-    return uniq[:u], sizes[:u]
 
 
 # --- the features -----------------------------------------------------------------------------
@@ -215,7 +129,8 @@ def codes_of_ranks(ranks: np.ndarray) -> np.ndarray:
     """HS codes of all 1326 holdings from their ranks on a river board (-1 where dead)."""
     out = np.empty(NUM_HOLDINGS, dtype=np.int64)
     _codes_of_row(ranks, HOLD_A, HOLD_B, out, np.zeros(WORST_RANK + 1, dtype=np.int64),
-                  np.zeros(WORST_RANK + 1, dtype=np.int64), np.empty(NUM_HOLDINGS, np.int64))
+                  np.zeros(WORST_RANK + 1, dtype=np.int64), np.empty(NUM_HOLDINGS, np.int64),
+                  np.empty((3, NUM_HOLDINGS), np.int64))
     return out
 
 
@@ -241,17 +156,13 @@ def feature(board: np.ndarray) -> np.ndarray:
 def canonical(board: np.ndarray) -> tuple[int, int]:
     """``(code, k)``: the board's canonical code and a suit permutation k that maps the board
     to its canonical form (the first such, so the answer is deterministic)."""
-    code, perm = _canonical(np.ascontiguousarray(board, dtype=np.int64), CARD_PERMS)
+    code, perm = canonical_code(np.ascontiguousarray(board, dtype=np.int64), CARD_PERMS)
     return int(code), int(perm)
 
 
 def decode(code: int, k: int) -> np.ndarray:
     """The sorted cards of a k-card board code."""
-    out = []
-    for _ in range(k):
-        out.append(code % 52)
-        code //= 52
-    return np.array(out[::-1], dtype=np.int64)
+    return decode_boards(np.array([code], dtype=np.int64), k)[0]
 
 
 def canonical_deal_count(rounds: tuple[int, ...]) -> int:
@@ -292,4 +203,4 @@ def _cycle_lengths(perm: np.ndarray) -> list[int]:
 def canonical_boards(k: int) -> tuple[np.ndarray, np.ndarray]:
     """Every canonical k-card board (codes ascending) and the number of boards each stands
     for: 1,755 flops, 16,432 turn boards, 134,459 river boards (as sets of cards)."""
-    return _canonical_classes(k, CARD_PERMS)
+    return canonical_classes(k, CARD_PERMS)

@@ -22,12 +22,65 @@ card by card, and h itself, counted twice, is put back once.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
 DECISION, FOLD, SHOWDOWN, CHANCE = 0, 1, 2, 3
 MAX_CARDS = 64
 """Card slots of the per-card sums: the 52 cards, then the second "card" of one-card states."""
+
+
+# The walks' inputs as named records: numba passes a named tuple of arrays as cheaply as the
+# arrays one by one, and a reader sees which number is which.
+
+
+class TreeArrays(NamedTuple):
+    """The betting tree as the walks read it (:class:`agent.equilibrium.tree.Tree`'s arrays,
+    one row a node): its kind, the player to act, the betting round, the children by action
+    (-1 where illegal), each player's chips in, and the first row of its regrets."""
+
+    kind: np.ndarray
+    player: np.ndarray
+    round: np.ndarray
+    child: np.ndarray
+    spent: np.ndarray
+    row_base: np.ndarray
+
+
+class BoardStates(NamedTuple):
+    """One board's live states, strongest first: each one's bucket per round
+    (``buckets[round, h]``), its cards (:func:`card_pairs`) and the first state tied with it
+    at the showdown."""
+
+    buckets: np.ndarray
+    ca: np.ndarray
+    cb: np.ndarray
+    group_start: np.ndarray
+
+
+class RegretTables(NamedTuple):
+    """The solver's tables: the buckets of each round (rows per decision node), the regrets
+    the current strategy comes from (read only), and the walk's additions to the regrets and
+    to the average strategy."""
+
+    bucket_counts: np.ndarray
+    regrets: np.ndarray
+    delta_r: np.ndarray
+    delta_s: np.ndarray
+
+
+class WalkBuffers(NamedTuple):
+    """Per-depth scratch of :func:`walk`: reach (depth, n), the children's values (depth, 3,
+    2, n), the strategy (depth, 3, n) and per-bucket rows (depth, buckets, 3); and per-card
+    sums (6, MAX_CARDS)."""
+
+    reach: np.ndarray
+    kids: np.ndarray
+    sigma: np.ndarray
+    rows: np.ndarray
+    per_card: np.ndarray
 
 
 def card_pairs(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -165,65 +218,57 @@ def regret_matching(regrets: np.ndarray, row: int, legal: np.ndarray, out: np.nd
 # Not cached: numba's cache reloads a self-recursive function wrongly (it crashes), so the
 # walk compiles once per process, in a few seconds.
 @numba.njit(nogil=True)
-def walk(node: int, depth: int, kind: np.ndarray, player: np.ndarray, rnd: np.ndarray,
-         child: np.ndarray, spent: np.ndarray, row_base: np.ndarray, counts: np.ndarray,
-         buckets: np.ndarray, ca: np.ndarray, cb: np.ndarray, group_start: np.ndarray,
-         regrets: np.ndarray, delta_r: np.ndarray, delta_s: np.ndarray,
-         reach0: np.ndarray, reach1: np.ndarray, out0: np.ndarray, out1: np.ndarray,
-         reach_buf: np.ndarray, kid_buf: np.ndarray, sigma_buf: np.ndarray,
-         rows_buf: np.ndarray, scratch: np.ndarray, updating: int) -> None:
+def walk(node: int, depth: int, tree: TreeArrays, board: BoardStates, tables: RegretTables,
+         buf: WalkBuffers, reach0: np.ndarray, reach1: np.ndarray, out0: np.ndarray,
+         out1: np.ndarray, updating: int) -> None:
     """One CFR iteration below ``node`` on one board (module docstring).
 
-    The states are the board's live ones, strongest first: ``buckets[round, h]`` is state
-    h's bucket in each round (``counts[round]`` buckets), ``ca[h]``/``cb[h]`` its cards
-    (:func:`card_pairs`) and ``group_start[h]`` the first state tied with it at the showdown.
-
-    Reads the current strategy from ``regrets`` (never written here) and adds each decision's
-    regrets to ``delta_r`` and its reach-weighted strategy to ``delta_s``, row by row, so
+    The states are the board's live ones (:class:`BoardStates`). Reads the current strategy
+    from ``tables.regrets`` (never written here) and adds each decision's regrets to
+    ``tables.delta_r`` and its reach-weighted strategy to ``tables.delta_s``, row by row, so
     walks of other boards may run at the same time on their own deltas. ``updating`` is the
     player whose regrets and average are updated, or -1 for both; only the updated players'
-    values are computed, into ``out0``/``out1``. ``reach_buf`` (depth, n), ``kid_buf`` (depth,
-    3, 2, n), ``sigma_buf`` (depth, 3, n) and ``rows_buf`` (depth, buckets, 3) are per-depth
-    scratch; ``scratch`` (6, MAX_CARDS) per-card sums.
+    values are computed, into ``out0``/``out1``.
     """
-    k = kind[node]
+    k = tree.kind[node]
     if k == CHANCE:
-        walk(child[node, 1], depth, kind, player, rnd, child, spent, row_base, counts,
-             buckets, ca, cb, group_start, regrets, delta_r, delta_s, reach0, reach1, out0,
-             out1, reach_buf, kid_buf, sigma_buf, rows_buf, scratch, updating)
+        walk(tree.child[node, 1], depth, tree, board, tables, buf, reach0, reach1, out0, out1,
+             updating)
         return
     if k == FOLD:
-        folder = player[node]
-        stake = float(spent[node, folder])
-        fold_pair(reach0, reach1, ca, cb, -stake if folder == 0 else stake,
+        folder = tree.player[node]
+        stake = float(tree.spent[node, folder])
+        fold_pair(reach0, reach1, board.ca, board.cb, -stake if folder == 0 else stake,
                   -stake if folder == 1 else stake, out0, out1, updating != 1, updating != 0,
-                  scratch)
+                  buf.per_card)
         return
     if k == SHOWDOWN:
         # Both values cost little more than one, so both are computed whoever is updated.
-        showdown_pair(reach0, reach1, ca, cb, group_start, float(spent[node, 0]), out0, out1,
-                      scratch)
+        showdown_pair(reach0, reach1, board.ca, board.cb, board.group_start,
+                      float(tree.spent[node, 0]), out0, out1, buf.per_card)
         return
-    p = player[node]
+    p = tree.player[node]
     n = reach0.shape[0]
-    r = rnd[node]
-    bk = buckets[r]
-    base = row_base[node]
+    r = tree.round[node]
+    bk = board.buckets[r]
+    base = tree.row_base[node]
+    regrets = tables.regrets
     legal = np.zeros(3, dtype=np.int64)
     for a in range(3):
-        legal[a] = 1 if child[node, a] >= 0 else 0
-    sigma = sigma_buf[depth]
+        legal[a] = 1 if tree.child[node, a] >= 0 else 0
+    sigma = buf.sigma[depth]
+    kids = buf.kids[depth]
     # Regret matching once per row when rows are fewer than states, else once per state.
-    if counts[r] < n:
-        rows = rows_buf[depth]
-        for b in range(counts[r]):
+    if tables.bucket_counts[r] < n:
+        rows = buf.rows[depth]
+        for b in range(tables.bucket_counts[r]):
             regret_matching(regrets, base + b, legal, rows[b])
         for h in range(n):
             b = bk[h]
             for a in range(3):
                 sigma[a, h] = rows[b, a]
     else:
-        strat = rows_buf[depth, 0]
+        strat = buf.rows[depth, 0]
         for h in range(n):
             regret_matching(regrets, base + bk[h], legal, strat)
             for a in range(3):
@@ -232,44 +277,42 @@ def walk(node: int, depth: int, kind: np.ndarray, player: np.ndarray, rnd: np.nd
     for a in range(3):
         if not legal[a]:
             continue
-        rr = reach_buf[depth]
+        rr = buf.reach[depth]
         for h in range(n):
             rr[h] = mine[h] * sigma[a, h]
         if p == 0:
-            walk(child[node, a], depth + 1, kind, player, rnd, child, spent, row_base, counts,
-                 buckets, ca, cb, group_start, regrets, delta_r, delta_s, rr, reach1,
-                 kid_buf[depth, a, 0], kid_buf[depth, a, 1], reach_buf, kid_buf, sigma_buf,
-                 rows_buf, scratch, updating)
+            walk(tree.child[node, a], depth + 1, tree, board, tables, buf, rr, reach1,
+                 kids[a, 0], kids[a, 1], updating)
         else:
-            walk(child[node, a], depth + 1, kind, player, rnd, child, spent, row_base, counts,
-                 buckets, ca, cb, group_start, regrets, delta_r, delta_s, reach0, rr,
-                 kid_buf[depth, a, 0], kid_buf[depth, a, 1], reach_buf, kid_buf, sigma_buf,
-                 rows_buf, scratch, updating)
+            walk(tree.child[node, a], depth + 1, tree, board, tables, buf, reach0, rr,
+                 kids[a, 0], kids[a, 1], updating)
     own = out0 if p == 0 else out1
     other = out1 if p == 0 else out0
     if updating != 1 - p:
         own[:] = 0.0
         for a in range(3):
             if legal[a]:
-                kid_own = kid_buf[depth, a, p]
+                kid_own = kids[a, p]
                 for h in range(n):
                     own[h] += sigma[a, h] * kid_own[h]
     if updating != p:
         other[:] = 0.0
         for a in range(3):
             if legal[a]:
-                kid_other = kid_buf[depth, a, 1 - p]
+                kid_other = kids[a, 1 - p]
                 for h in range(n):
                     other[h] += kid_other[h]
     if (updating >= 0 and updating != p) or n == 0:
         return
+    delta_r = tables.delta_r
+    delta_s = tables.delta_s
     # Neighbouring states often share a bucket (on the river the order of strength is
     # nearly that of the buckets): sums run in registers until the row changes, instead of
     # a chain of adds through the same memory.
     for a in range(3):
         if not legal[a]:
             continue
-        kid = kid_buf[depth, a, p]
+        kid = kids[a, p]
         sig = sigma[a]
         row = base + bk[0]
         regret = 0.0

@@ -134,15 +134,18 @@ class Solver:
     def _walk(self, worker: int, boards: Sequence[Board]) -> None:
         t = self.tree
         s = self._scratch[worker]
+        tree = kernels.TreeArrays(t.kind, t.player, t.round, t.child, t.spent, t.row_base)
+        tables = kernels.RegretTables(self._counts, self.regrets, self.delta_r[worker],
+                                      self.delta_s[worker])
         for board in boards:
             m = board.states.shape[0]
             reach = np.ones(m)
-            kernels.walk(0, 0, t.kind, t.player, t.round, t.child, t.spent, t.row_base,
-                         self._counts, board.buckets, board.ca, board.cb,
-                         board.group_start,
-                         self.regrets, self.delta_r[worker], self.delta_s[worker], reach,
-                         reach, s.out[0, :m], s.out[1, :m], s.reach[:, :m], s.kids[:, :, :, :m],
-                         s.sigma[:, :, :m], s.rows, s.per_card, self._updating)
+            kernels.walk(0, 0, tree,
+                         kernels.BoardStates(board.buckets, board.ca, board.cb,
+                                             board.group_start),
+                         tables, kernels.WalkBuffers(s.reach[:, :m], s.kids[:, :, :, :m],
+                                                     s.sigma[:, :, :m], s.rows, s.per_card),
+                         reach, reach, s.out[0, :m], s.out[1, :m], self._updating)
 
     def iterate(self, boards: Sequence[Board], alternate: bool = False) -> None:
         """One iteration over ``boards`` (split in order among the workers); with

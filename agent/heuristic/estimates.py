@@ -1,12 +1,12 @@
 """E's parameters of every candidate action, for every holding asked about, from the spot, our
 strength and the opponents' views: the pure heart of a post-flop decision.
 
-Two sources, as :mod:`agent.heuristic.evaluation` defines them:
+Two sources, as :mod:`agent.heuristic.e_value` defines them:
 
-* the heuristic model (:func:`agent.heuristic.evaluation.heuristic_params`) with our win probability
-  against the whole ranges (EHS), against the hands that would call a bet (``p_called``)
-  and against those that would re-raise (``p_reraised``), and the share of EHS that comes
-  from improving (``(1 - HS_n) PPOT / EHS``);
+* the heuristic model (:func:`agent.heuristic.heuristic_model.heuristic_params`) with our
+  win probability against the whole ranges (EHS), against the hands that would call a bet
+  (``p_called``) and against those that would re-raise (``p_reraised``), and the share of
+  EHS that comes from improving (``(1 - HS_n) PPOT / EHS``);
 * the betting-chain store's answers, one per candidate, used for every candidate or for none
   (:func:`from_chains`): chains count what happened later in the hand (later folds, bigger
   pots) and the heuristic does not, so pricing one action by chains and its alternative by
@@ -20,18 +20,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agent.heuristic.evaluation import (
-    FOLD_NOW,
-    Candidate,
-    EParams,
-    EvaluationParams,
-    HoldingInputs,
-    Spot,
-    SpotInputs,
-    Values,
-    behind_share,
-    chain_params,
-)
+from agent.heuristic.candidates import Candidate, Spot
+from agent.heuristic.chain_model import chain_params
+from agent.heuristic.e_value import FOLD_NOW, EParams, Values
+from agent.heuristic.evaluation_params import EvaluationParams
+from agent.heuristic.heuristic_model import HoldingInputs, SpotInputs, behind_share
 from agent.heuristic.opponents import OpponentView
 from agent.modeller import ChainAnswer
 from simulator.core.ratios import ratio

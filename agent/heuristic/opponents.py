@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from agent.heuristic.evaluation import OpponentTendency, Values
+from agent.heuristic.e_value import OpponentTendency, Values
 from agent.strength.numpy_sums import pairwise_sum
 from simulator.core.board_ranks import HOLD_A, HOLD_B
 from simulator.core.equity import free_masses_into

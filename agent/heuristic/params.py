@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from agent.heuristic.calibration import CalibrationParams
 from agent.heuristic.defense import DefenseParams
 from agent.heuristic.deviation import PortfolioParams
-from agent.heuristic.evaluation import EvaluationParams
+from agent.heuristic.evaluation_params import EvaluationParams
 from agent.heuristic.fold_cap import FoldCapParams
 from agent.heuristic.selector import SelectorParams
 from agent.heuristic.trust import TrustParams

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from agent.heuristic.calibration import situation
+from agent.heuristic.candidates import Candidate, Spot, candidates
+from agent.heuristic.e_value import EParams, Values
 from agent.heuristic.estimates import draw_share, from_chains, heuristic_estimates
-from agent.heuristic.evaluation import Candidate, EParams, Spot, Values, candidates
 from agent.heuristic.fold_cap import FoldCap, capped, fold_share, may_fold
 from agent.heuristic.opponents import OpponentView, facing_our_bet, weak_shares
 from agent.heuristic.params import AgentParams
@@ -119,7 +120,7 @@ class PostflopParts:
 
 
 def spot_of(obs: Observation, opponents: Sequence[int], betting: Betting) -> Spot:
-    """What E needs of the decision (see :class:`agent.heuristic.evaluation.Spot`)."""
+    """What E needs of the decision (see :class:`agent.heuristic.candidates.Spot`)."""
     game: GameConfig = obs.game
     street = obs.street
     top = max(obs.bets)

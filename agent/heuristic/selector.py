@@ -9,7 +9,7 @@ round, the weight of betting again is multiplied by ``1 + continued_aggression``
 randomness comes from the generator the bot passes in, so matches replay exactly.
 
 >>> import numpy as np
->>> from agent.heuristic.evaluation import Candidate
+>>> from agent.heuristic.candidates import Candidate
 >>> from simulator import Action
 >>> fold, call = Candidate.fold(), Candidate(Action.call(), "call", 2)
 >>> bet = Candidate(Action.raise_to(4), "raise", 4)
@@ -31,7 +31,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent.heuristic.evaluation import Candidate
+from agent.heuristic.candidates import Candidate
 from simulator import Action, Policy
 
 

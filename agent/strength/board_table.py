@@ -33,6 +33,7 @@ from agent.strength.numpy_sums import pairwise_sum
 from simulator.core.board_ranks import board_ranks, clear_board_ranks, sorted_board
 from simulator.core.cards import HOLDINGS, NUM_HOLDINGS, format_cards
 from simulator.core.errors import CardError
+from simulator.core.tie_groups import walk_tie_groups
 
 AHEAD, TIED, BEHIND = 0, 1, 2
 
@@ -103,52 +104,18 @@ def _hp_kernel(now: np.ndarray, runouts: np.ndarray, fin: np.ndarray, hero: int,
 @numba.njit(cache=True, nogil=True)
 def _hs_all_kernel(ranks: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
                    hold_b: np.ndarray, order: np.ndarray, out: np.ndarray) -> None:
-    """HS of every holding against weights ``w`` (Johanson et al. 2011's showdown trick).
-
-    Walk holdings from worst to best rank. Running totals of the weight strictly worse than
-    the current rank group, overall and per card, give each holding's "ahead" sum once the
-    opponents sharing one of its cards are subtracted (the holding itself is never strictly
-    worse than itself, so no term is subtracted twice). Ties use the group's own totals.
-    """
-    n_cards = 52
-    worse_card = np.zeros(n_cards, dtype=np.float64)
-    all_card = np.zeros(n_cards, dtype=np.float64)
-    tie_card = np.zeros(n_cards, dtype=np.float64)
-    total = 0.0
-    for h in range(ranks.shape[0]):
-        if ranks[h] > 0:
-            total += w[h]
-            all_card[hold_a[h]] += w[h]
-            all_card[hold_b[h]] += w[h]
-    worse = 0.0
-    n = order.shape[0]
-    start = 0
-    while start < n:
-        rank = ranks[order[start]]
-        end = start
-        tie = 0.0
-        while end < n and ranks[order[end]] == rank:
-            h = order[end]
-            tie += w[h]
-            tie_card[hold_a[h]] += w[h]
-            tie_card[hold_b[h]] += w[h]
-            end += 1
-        for i in range(start, end):
-            h = order[i]
-            a = hold_a[h]
-            b = hold_b[h]
-            ahead = worse - worse_card[a] - worse_card[b]
-            tied = tie - tie_card[a] - tie_card[b] + w[h]
-            opp_total = total - all_card[a] - all_card[b] + w[h]
-            out[h] = (ahead + tied / 2.0) / opp_total if opp_total > 0 else np.nan
-        for i in range(start, end):
-            h = order[i]
-            worse_card[hold_a[h]] += w[h]
-            worse_card[hold_b[h]] += w[h]
-            tie_card[hold_a[h]] = 0.0
-            tie_card[hold_b[h]] = 0.0
-        worse += tie
-        start = end
+    """HS of every holding against weights ``w``: the showdown walk
+    (:mod:`simulator.core.tie_groups`) from the worst rank (``order``) gives the weight each
+    holding beats, ties and meets."""
+    n = ranks.shape[0]
+    ahead = np.zeros(n)
+    tied = np.zeros(n)
+    opp_total = np.zeros(n)
+    walk_tie_groups(ranks, order, order.shape[0], w, hold_a, hold_b, ahead, tied, opp_total)
+    for i in range(order.shape[0]):
+        h = order[i]
+        total = opp_total[h]
+        out[h] = (ahead[h] + tied[h] / 2.0) / total if total > 0 else np.nan
 
 
 @numba.njit(cache=True, nogil=True)

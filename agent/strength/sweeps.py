@@ -42,6 +42,7 @@ import numpy as np
 
 from simulator.core.board_ranks import HOLD_A, HOLD_B
 from simulator.core.equity import showdown_counts
+from simulator.core.tie_groups import walk_tie_groups
 
 FEW = 8  # up to this many holdings, a direct pass each is cheaper than a sweep
 
@@ -131,43 +132,18 @@ def _worst_first(ranks: np.ndarray) -> np.ndarray:
 @numba.njit(cache=True, nogil=True)
 def _now_every(ranks: np.ndarray, w: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
                ahead: np.ndarray, tied: np.ndarray, behind: np.ndarray) -> None:
+    """The showdown walk (:mod:`simulator.core.tie_groups`) from the worst rank: what each
+    holding beats and ties, and what is left of its opponents' weight, behind (the arrays
+    come in as zeros)."""
     keys = _worst_first(ranks)
     n = keys.shape[0]
-    total = 0.0
-    all_card = np.zeros(52)
+    order = np.empty(n, dtype=np.int64)
     for i in range(n):
-        h = keys[i] & 2047
-        total += w[h]
-        all_card[hold_a[h]] += w[h]
-        all_card[hold_b[h]] += w[h]
-    worse_card = np.zeros(52)
-    tie_card = np.zeros(52)
-    worse = 0.0
-    start = 0
-    while start < n:
-        end = start
-        tie = 0.0
-        while end < n and (keys[end] >> 11) == (keys[start] >> 11):
-            h = keys[end] & 2047
-            tie += w[h]
-            tie_card[hold_a[h]] += w[h]
-            tie_card[hold_b[h]] += w[h]
-            end += 1
-        for i in range(start, end):
-            h = keys[i] & 2047
-            a = hold_a[h]
-            b = hold_b[h]
-            ahead[h] = worse - worse_card[a] - worse_card[b]
-            tied[h] = tie - tie_card[a] - tie_card[b] + w[h]
-            behind[h] = total - all_card[a] - all_card[b] + w[h] - ahead[h] - tied[h]
-        for i in range(start, end):
-            h = keys[i] & 2047
-            worse_card[hold_a[h]] += w[h]
-            worse_card[hold_b[h]] += w[h]
-            tie_card[hold_a[h]] = 0.0
-            tie_card[hold_b[h]] = 0.0
-        worse += tie
-        start = end
+        order[i] = keys[i] & 2047
+    walk_tie_groups(ranks, order, n, w, hold_a, hold_b, ahead, tied, behind)  # all met
+    for i in range(n):
+        h = order[i]
+        behind[h] = behind[h] - ahead[h] - tied[h]
 
 
 @numba.njit(cache=True, nogil=True)

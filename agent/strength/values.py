@@ -50,54 +50,13 @@ from simulator.core.errors import CardError
 from simulator.core.frozen import quick_init
 from simulator.core.hand_ranks import WORST_RANK
 from simulator.core.suits import CARD_PERMS, HOLDING_PERMS, board_symmetries
+from simulator.core.tie_groups import walk_tie_groups
 
 _HOLD_A = HOLDINGS[:, 0].astype(np.int64)
 _HOLD_B = HOLDINGS[:, 1].astype(np.int64)
 
 
 # --- kernels --------------------------------------------------------------------------------
-
-
-@numba.njit(cache=True, nogil=True)
-def _now_counts(now: np.ndarray, order: np.ndarray, hold_a: np.ndarray, hold_b: np.ndarray,
-                behind: np.ndarray, tied: np.ndarray, others: np.ndarray) -> None:
-    """Per live holding (``order``): the opponents (no shared card) strictly better now, tied
-    now, and in all."""
-    better_card = np.zeros(52, dtype=np.int64)
-    group_card = np.zeros(52, dtype=np.int64)
-    live_card = np.zeros(52, dtype=np.int64)
-    n = order.shape[0]
-    for i in range(n):
-        live_card[hold_a[order[i]]] += 1
-        live_card[hold_b[order[i]]] += 1
-    for i in range(n):
-        h = order[i]
-        others[h] = n - live_card[hold_a[h]] - live_card[hold_b[h]] + 1  # h taken away twice
-    better = 0
-    start = 0
-    while start < n:
-        rank = now[order[start]]
-        end = start
-        while end < n and now[order[end]] == rank:
-            h = order[end]
-            group_card[hold_a[h]] += 1
-            group_card[hold_b[h]] += 1
-            end += 1
-        size = end - start
-        for i in range(start, end):
-            h = order[i]
-            a, b = hold_a[h], hold_b[h]
-            behind[h] = better - better_card[a] - better_card[b]
-            # h sits in its own group once but is taken away twice.
-            tied[h] = size - group_card[a] - group_card[b] + 1
-        for i in range(start, end):
-            h = order[i]
-            better_card[hold_a[h]] += 1
-            better_card[hold_b[h]] += 1
-            group_card[hold_a[h]] = 0
-            group_card[hold_b[h]] = 0
-        better += size
-        start = end
 
 
 @numba.njit(cache=True, nogil=True)
@@ -419,7 +378,8 @@ def _compute(board: tuple[int, ...]) -> BoardValues:
     live = np.flatnonzero(now > 0)
     order = live[np.argsort(now[live], kind="stable")]  # best first
     behind, tied, others = (np.zeros(NUM_HOLDINGS, dtype=np.int64) for _ in range(3))
-    _now_counts(now, order, _HOLD_A, _HOLD_B, behind, tied, others)
+    # walked best first, the opponents before a holding are those better now
+    walk_tie_groups(now, order, order.size, None, _HOLD_A, _HOLD_B, behind, tied, others)
     twice, per_pair = np.zeros(NUM_HOLDINGS), 0  # nothing to come: PPOT is 0
     if table.cards_to_come:
         runouts, fin = table.future(1)

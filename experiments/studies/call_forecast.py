@@ -1,7 +1,7 @@
 """E's forecast of a call against what the call really earns: a leak finder for the model of
 the streets to come.
 
-To price a call, E (:mod:`agent.heuristic.evaluation`) forecasts the rest of the hand: the chance we
+To price a call, E (:mod:`agent.heuristic.e_value`) forecasts the rest of the hand: the chance we
 give up later (Phf), that the opponent folds later (Pvf), that we win the showdown (Pw), and
 the pot. This script measures those forecasts. The agent plays a rival that states its policy
 (``simulator.PolicyBot``), heads-up fixed-limit, every deal in both seatings. At each of the

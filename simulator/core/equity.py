@@ -42,6 +42,7 @@ from simulator.core.cards import HOLDING_INDEX, NUM_CARDS, NUM_HOLDINGS
 from simulator.core.errors import CardError, HoldemError
 from simulator.core.preflop_equity import clashes, preflop_table
 from simulator.core.ratios import ratio
+from simulator.core.tie_groups import walk_tie_groups
 
 _FEW = 8  # up to this many holdings, one pass each beats the walk over every holding
 _ALL = np.arange(NUM_HOLDINGS)
@@ -141,59 +142,30 @@ def _one(met: np.ndarray, ahead: np.ndarray, tied: np.ndarray, opp: np.ndarray,
 
 
 @numba.njit(cache=True, nogil=True)
+def _live_count(order: np.ndarray) -> int:
+    """How many holdings a row's order lists (it is padded with -1)."""
+    n = 0
+    while n < order.shape[0] and order[n] >= 0:
+        n += 1
+    return n
+
+
+@numba.njit(cache=True, nogil=True)
 def _every(fin: np.ndarray, orders: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
            hold_b: np.ndarray, share: np.ndarray, mass: np.ndarray) -> None:
-    """Add each holding's won share and its opponents' mass over every runout row.
-
-    Per row, walk the live holdings from the worst rank to the best, one tie group at a
-    time: the weight strictly worse than the group, overall and per card, gives a holding's
-    wins once the opponents sharing one of its cards come off (the holding itself is never
-    strictly worse than itself, so nothing comes off twice); ties use the group's own sums.
-    """
-    worse_card = np.zeros(52)
-    tie_card = np.zeros(52)
-    all_card = np.zeros(52)
+    """Add each holding's won share and its opponents' mass over every runout row: per row,
+    the showdown walk (:mod:`simulator.core.tie_groups`) of its live holdings from the
+    worst rank (``orders[r]``) adds the weight each beats, ties and meets; a tie is won
+    half."""
+    n_all = fin.shape[1]
+    ahead = np.zeros(n_all)
+    tied = np.zeros(n_all)
     for r in range(fin.shape[0]):
-        ranks = fin[r]
         order = orders[r]
-        worse_card[:] = 0.0
-        all_card[:] = 0.0
-        total = 0.0
-        n = 0
-        while n < order.shape[0] and order[n] >= 0:
-            h = order[n]
-            total += w[h]
-            all_card[hold_a[h]] += w[h]
-            all_card[hold_b[h]] += w[h]
-            n += 1
-        worse = 0.0
-        start = 0
-        while start < n:
-            rank = ranks[order[start]]
-            end = start
-            tie = 0.0
-            while end < n and ranks[order[end]] == rank:
-                h = order[end]
-                tie += w[h]
-                tie_card[hold_a[h]] += w[h]
-                tie_card[hold_b[h]] += w[h]
-                end += 1
-            for i in range(start, end):
-                h = order[i]
-                a = hold_a[h]
-                b = hold_b[h]
-                ahead = worse - worse_card[a] - worse_card[b]
-                tied = tie - tie_card[a] - tie_card[b] + w[h]
-                share[h] += ahead + 0.5 * tied
-                mass[h] += total - all_card[a] - all_card[b] + w[h]
-            for i in range(start, end):
-                h = order[i]
-                worse_card[hold_a[h]] += w[h]
-                worse_card[hold_b[h]] += w[h]
-                tie_card[hold_a[h]] = 0.0
-                tie_card[hold_b[h]] = 0.0
-            worse += tie
-            start = end
+        walk_tie_groups(fin[r], order, _live_count(order), w, hold_a, hold_b, ahead, tied,
+                        mass)
+    for h in range(n_all):
+        share[h] += ahead[h] + 0.5 * tied[h]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -336,61 +308,32 @@ def _multi_every(fin: np.ndarray, orders: np.ndarray, w: np.ndarray, hold_a: np.
     """Per runout, each opponent's ahead, tied and total weight for every holding (one
     showdown walk each, as ``_every``), combined per holding by :func:`_pot_share`."""
     k = w.shape[0]
-    n = fin.shape[1]
-    ahead = np.zeros((k, n))
-    tied = np.zeros((k, n))
-    total = np.zeros((k, n))
+    n_all = fin.shape[1]
+    ahead = np.zeros((k, n_all))
+    tied = np.zeros((k, n_all))
+    total = np.zeros((k, n_all))
     ah = np.empty(k)
     ti = np.empty(k)
     coeffs = np.empty(k + 1)
     for r in range(fin.shape[0]):
+        order = orders[r]
+        n = _live_count(order)
         ahead[:, :] = 0.0
         tied[:, :] = 0.0
         total[:, :] = 0.0
         for j in range(k):
-            # _every adds ahead + tied / 2 and the mass; ties are kept apart here
-            _every(fin[r:r + 1], orders[r:r + 1], w[j], hold_a, hold_b, ahead[j], total[j])
-            _ties(fin[r], orders[r], w[j], hold_a, hold_b, tied[j])
-        for h in range(n):
-            if fin[r, h] == 0:
-                continue
+            walk_tie_groups(fin[r], order, n, w[j], hold_a, hold_b, ahead[j], tied[j],
+                            total[j])
+        for i in range(n):
+            h = order[i]
             joint = 1.0
             for j in range(k):
                 ti[j] = tied[j, h]
-                ah[j] = ahead[j, h] - 0.5 * tied[j, h]
+                ah[j] = ahead[j, h]
                 joint *= total[j, h]
             if joint > 0:
                 share[h] += _pot_share(ah, ti, coeffs)
                 mass[h] += joint
-
-
-@numba.njit(cache=True, nogil=True)
-def _ties(ranks: np.ndarray, order: np.ndarray, w: np.ndarray, hold_a: np.ndarray,
-          hold_b: np.ndarray, tied: np.ndarray) -> None:
-    """Each holding's tied weight on one runout (its own tie group, its cards left out)."""
-    tie_card = np.zeros(52)
-    n = 0
-    while n < order.shape[0] and order[n] >= 0:
-        n += 1
-    start = 0
-    while start < n:
-        rank = ranks[order[start]]
-        end = start
-        tie = 0.0
-        while end < n and ranks[order[end]] == rank:
-            h = order[end]
-            tie += w[h]
-            tie_card[hold_a[h]] += w[h]
-            tie_card[hold_b[h]] += w[h]
-            end += 1
-        for i in range(start, end):
-            h = order[i]
-            tied[h] += tie - tie_card[hold_a[h]] - tie_card[hold_b[h]] + w[h]
-        for i in range(start, end):
-            h = order[i]
-            tie_card[hold_a[h]] = 0.0
-            tie_card[hold_b[h]] = 0.0
-        start = end
 
 
 def _preflop_parts(w: np.ndarray, holdings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

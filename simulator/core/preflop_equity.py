@@ -39,7 +39,8 @@ import numpy as np
 
 from simulator.core.archive import ArchiveError, Declared, read_archive, write_archive
 from simulator.core.board_ranks import HOLD_A, HOLD_B, rank_rows
-from simulator.core.cards import NUM_CARDS, NUM_HOLDINGS
+from simulator.core.canonical_boards import canonical_classes, decode_boards
+from simulator.core.cards import NUM_HOLDINGS
 from simulator.core.errors import HoldemError
 from simulator.core.suits import CARD_PERMS, HOLDING_PERMS
 
@@ -63,25 +64,10 @@ def data_path() -> Path:
 
 
 def _canonical_boards() -> tuple[np.ndarray, np.ndarray]:
-    """Every five-card board's suit class: one representative (the class's lexically
-    smallest sorted board) and the number of boards in the class."""
-    import itertools
-
-    boards = np.array(list(itertools.combinations(range(NUM_CARDS), 5)), dtype=np.int64)
-    best = np.full(len(boards), np.iinfo(np.int64).max)
-    for perm in CARD_PERMS:
-        mapped = perm[boards]
-        mapped.sort(axis=1)
-        key = (((mapped[:, 0] * 52 + mapped[:, 1]) * 52 + mapped[:, 2]) * 52
-               + mapped[:, 3]) * 52 + mapped[:, 4]
-        np.minimum(best, key, out=best)
-    keys, sizes = np.unique(best, return_counts=True)
-    cards = np.empty((len(keys), 5), dtype=np.int64)
-    rest = keys.copy()
-    for j in range(4, -1, -1):
-        cards[:, j] = rest % 52
-        rest //= 52
-    return cards, sizes.astype(np.int64)
+    """Every five-card board's suit class: one representative (the class's canonical form,
+    :mod:`simulator.core.canonical_boards`) and the number of boards in the class."""
+    codes, sizes = canonical_classes(5, CARD_PERMS)
+    return decode_boards(codes, 5), sizes
 
 
 @numba.njit(cache=True, nogil=True)
