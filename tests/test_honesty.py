@@ -147,11 +147,12 @@ def test_a_run_flags_the_liar_and_falls_back_to_the_chance_corrected_figure(
     assert "liar's actions disagree with its stated policy" in table and "AIVAT*" in table
     saved = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert saved["players"]["liar"]["aivat"]["estimator"] == "chance"
-    from simulator.arena.plots import plt, winrate_figure
+    from simulator.arena.plots import winrate_figure
 
-    fig = winrate_figure(summary.record)
-    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    plt.close(fig)
+    fig = winrate_figure(summary.record)  # pyplot's registry never holds it: nothing to close
+    box = fig.axes[0].get_legend()
+    assert box is not None
+    legend = [t.get_text() for t in box.get_texts()]
     assert "AIVAT* (chance-corrected: a policy test failed)" in legend
 
 

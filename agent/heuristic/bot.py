@@ -57,6 +57,7 @@ from agent.heuristic.trace_records import DecisionRows, decision_record, end_rec
 from agent.heuristic.traces import TraceWriter, trace_name
 from agent.heuristic.warm_up import WarmsUp
 from agent.modeller import OpponentModeller
+from agent.modeller.learning import LearningSwitch
 from agent.modeller.storage import model_name
 from agent.preflop.expert import PreflopExpert
 from simulator import (
@@ -97,10 +98,11 @@ class HeuristicAgent(WarmsUp, BaseBot):
                  **overrides: Any) -> None:
         self.params: AgentParams = load_agent_params(config, overrides)
         self.rng = np.random.default_rng(seed)
-        self._frozen = False  # freeze(): nothing learned in this match
-        self.modeller = OpponentModeller(self.params.modeller_params(), mode=self.params.model)
+        self.switch = LearningSwitch()  # every learner's: freeze() stops them all
+        self.modeller = OpponentModeller(self.params.modeller_params(), mode=self.params.model,
+                                         switch=self.switch)
         self.expert = PreflopExpert(self.params.preflop_params())
-        self.learners = Learners.of(self.params)  # range trust, calibration, fold cap
+        self.learners = Learners.of(self.params, self.switch)  # trust, calibration, fold cap
         self.context: BotContext | None = None
         self._tracer: TraceWriter | None = None
         self._names: tuple[str, ...] = ()
@@ -137,14 +139,14 @@ class HeuristicAgent(WarmsUp, BaseBot):
         if self.params.trace and context.directory is not None:
             self._tracer = TraceWriter(context.open_file(trace_name(context.block,
                                                                     context.permutation)))
-        self.equilibrium = EquilibriumFirst.of(self.params.equilibrium, context)
+        self.equilibrium = EquilibriumFirst.of(self.params.equilibrium, context, self.switch)
 
     def freeze(self) -> None:
         """Learn nothing in this match (``simulator.LearningBot``): the opponent model, the
         range trust, the calibration and the fold cap's scores stay as they start
-        (``model_file`` loads a saved model in ``start``)."""
-        self.modeller.freeze()
-        self._frozen = True
+        (``model_file`` loads a saved model in ``start``), and so does the equilibrium's
+        portfolio: one switch, shared by every learner."""
+        self.switch.freeze()
 
     def observe(self, event: Event) -> None:
         """Every event, our own actions included: all learning happens here, and none while
@@ -163,7 +165,7 @@ class HeuristicAgent(WarmsUp, BaseBot):
         modeller.observe(event)
         if isinstance(event, ActionTaken) and self._decided is not None:
             self._played(event, self._decided)
-        elif isinstance(event, Showdown) and before is not None and not self._frozen:
+        elif isinstance(event, Showdown) and before is not None:
             self.learners.showdown(before, event.shown,
                                    lambda seat: modeller.weights(seat, before))
         elif isinstance(event, HandEnded) and self.context is not None and modeller.dealt:
@@ -180,17 +182,16 @@ class HeuristicAgent(WarmsUp, BaseBot):
                                                decided.action))
         taken = Action(record.kind, record.amount) == decided.action
         share = decided.rows.cap_share(decided.index)
-        if taken and share > 0 and not self._frozen:
+        if taken and share > 0:
             self.learners.capped(CappedCall(self._names[obs.live_opponents[0]], share,
                                             obs.contributions[obs.seat]))
 
     def _hand_ended(self, event: HandEnded, context: BotContext) -> None:
-        if not self._frozen:
-            net, big_blind = event.net[context.seat], max(context.game.blinds)
-            self.learners.hand_ended(net, big_blind)
-            if self.equilibrium is not None:
-                self.equilibrium.portfolio.end_hand(self.modeller.hand().betting.moves,
-                                                    net / big_blind)
+        net, big_blind = event.net[context.seat], max(context.game.blinds)
+        self.learners.hand_ended(net, big_blind)
+        if self.equilibrium is not None:
+            self.equilibrium.portfolio.end_hand(self.modeller.hand().betting.moves,
+                                                net / big_blind)
         if self._tracer is not None:
             self._tracer.write(end_record(context, event.hand_number, self.modeller.hand(),
                                           event.net[context.seat]))

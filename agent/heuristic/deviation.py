@@ -59,6 +59,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent.equilibrium import strategy as strategy_file
 from agent.equilibrium.player import EquilibriumPlayer, refusal
+from agent.modeller.learning import LearningSwitch
 from simulator import BotContext, Observation, Policy
 from simulator.core.actions import Action, ActionKind
 from simulator.core.betting import Move
@@ -182,12 +183,15 @@ class Portfolio:
     """Per opponent name, the mode of the next hand, learned after each hand (module doc).
 
     Heads-up from ``seat``: :meth:`start_hand` fixes the hand's mode (``now``) before any
-    card; :meth:`end_hand` learns from its betting and our result."""
+    card; :meth:`end_hand` learns from its betting and our result, unless ``switch`` (the
+    agent's, shared by all its learners) is frozen."""
 
-    def __init__(self, reference: Reference, params: PortfolioParams, seat: int) -> None:
+    def __init__(self, reference: Reference, params: PortfolioParams, seat: int,
+                 switch: LearningSwitch | None = None) -> None:
         self.reference = reference
         self.params = params
         self.seat = seat
+        self.switch = switch if switch is not None else LearningSwitch()
         self.opponents: dict[str, Opponent] = {}
         self.now: Mode = "equilibrium"
         self._opponent, self._button = "", 0
@@ -199,7 +203,8 @@ class Portfolio:
     def end_hand(self, moves: Sequence[Move], net: float) -> None:
         """The hand just played (every move of its betting), which we won ``net`` in (in
         any fixed unit)."""
-        self.learn(self._opponent, 1 - self.seat, self.now, moves, self._button, net)
+        if not self.switch.frozen:
+            self.learn(self._opponent, 1 - self.seat, self.now, moves, self._button, net)
 
     def mode(self, name: str) -> Mode:
         known = self.opponents.get(name)
@@ -248,13 +253,15 @@ class EquilibriumFirst:
         self.portfolio = portfolio
 
     @classmethod
-    def of(cls, params: PortfolioParams, context: BotContext) -> EquilibriumFirst | None:
+    def of(cls, params: PortfolioParams, context: BotContext,
+           switch: LearningSwitch | None = None) -> EquilibriumFirst | None:
         """The mode for a match, None where it does not play: ``play`` off, or a game the
-        strategy was not solved for (:func:`~agent.equilibrium.player.refusal`)."""
+        strategy was not solved for (:func:`~agent.equilibrium.player.refusal`); its
+        portfolio learns under ``switch``."""
         if not params.play or refusal(context.game, len(context.names)) is not None:
             return None
         return cls(EquilibriumPlayer(strategy_file.load()),
-                   Portfolio(Reference.load(), params, context.seat))
+                   Portfolio(Reference.load(), params, context.seat, switch))
 
     @property
     def playing(self) -> bool:

@@ -59,6 +59,7 @@ from agent.modeller.chains import (
 from agent.modeller.errors import ModellerError
 from agent.modeller.frequencies import KIND_INDEX, ActionFrequencies, at_least_as_strong
 from agent.modeller.hand import HandModel
+from agent.modeller.learning import LearningSwitch
 from agent.modeller.params import Frequencies, ModellerParams
 from agent.modeller.tracker import SeenAction, context, seen
 from agent.modeller.weights import OpponentWeights, reweight_threshold, reweight_triple
@@ -108,7 +109,8 @@ class OpponentModeller:
 
     def __init__(self, params: ModellerParams | None = None, mode: Mode = "full",
                  preflop_values: np.ndarray | None = None,
-                 contexts: Contexts = "raised_back") -> None:
+                 contexts: Contexts = "raised_back",
+                 switch: LearningSwitch | None = None) -> None:
         if mode not in MODES:
             raise ModellerError(f"mode: expected one of {', '.join(MODES)}, got {mode!r}")
         if contexts not in ("raised_back", "papp"):
@@ -128,7 +130,9 @@ class OpponentModeller:
         self._hand_number: int | None = None  # the hand _path pictures
         self._changed = False
         self._loaded_game: tuple[GameConfig, int] | None = None
-        self.frozen = False  # freeze(): the hand's weights move, the learned model does not
+        # freeze(): the hand's weights move, the learned model does not; the agent's other
+        # learners may share the switch (one freeze for all)
+        self.switch = switch if switch is not None else LearningSwitch()
         self.version = 0  # moves with every event and every change of the learned model
         # each handler takes the events of its key's type (which a dict's type cannot say)
         self._dispatch: dict[type[Event], Callable[[Any], None]] = {
@@ -144,8 +148,13 @@ class OpponentModeller:
 
     def freeze(self) -> None:
         """Learn nothing from now on: the action frequencies and chain stores stay as they
-        are (loaded or learned before); each hand's weights are still tracked."""
-        self.frozen = True
+        are (loaded or learned before); each hand's weights are still tracked. Freezes
+        whatever shares the switch."""
+        self.switch.freeze()
+
+    @property
+    def frozen(self) -> bool:
+        return self.switch.frozen
 
     def reset(self) -> None:
         """Forget everything learned (between independent blocks, duplicate rotations)."""

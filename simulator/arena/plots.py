@@ -27,15 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import matplotlib
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")  # files only: no display, and safe in worker processes and CI
-
-import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
-import numpy as np  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-from simulator.arena.results import (  # noqa: E402
+from simulator.arena.results import (
     BLOCKS_FILE,
     HANDS_FILE,
     PLOT_FILES,
@@ -44,15 +41,15 @@ from simulator.arena.results import (  # noqa: E402
     _header,
     parse_row,
 )
-from simulator.arena.stats import Stat  # noqa: E402
-from simulator.arena.summary import (  # noqa: E402
+from simulator.arena.stats import Stat
+from simulator.arena.summary import (
     BlockTotals,
     RunSummary,
     SummaryError,
     parse_blocks,
     summarise_blocks,
 )
-from simulator.core.errors import HoldemError  # noqa: E402
+from simulator.core.errors import HoldemError
 
 MAX_POINTS = 4000  # per curve: enough for the eye, small files for long runs
 BAND_Z = 1.959964  # the normal 97.5% point: the band is that of a sum of many hands
@@ -280,9 +277,18 @@ def plot_data(out_dir: Path) -> tuple[list[Curve], RunSummary]:
 # --- drawing ------------------------------------------------------------------------------------
 
 
+def _figure(width: float, height: float) -> tuple[Figure, Axes]:
+    """A figure on Agg's canvas and its one axes, as ``pyplot.subplots`` would make them
+    (the same pixels), without pyplot: files only, no display, nothing global to close, and
+    a third of a second less to import at the end of every run."""
+    fig = Figure(figsize=(width, height), dpi=110)
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots()
+
+
 def cumulative_figure(curves: Sequence[Curve], summary: RunSummary) -> Figure:
     label = UNIT_LABEL.get(summary.unit, summary.unit)
-    fig, ax = plt.subplots(figsize=(10, 6), dpi=110)
+    fig, ax = _figure(10, 6)
     for curve in curves:
         single = len(curve.hands) == 1  # a line of one point is invisible: draw the point
         (line,) = ax.plot(curve.hands, curve.cumulative, lw=1.4, label=curve.name,
@@ -307,7 +313,7 @@ def cumulative_figure(curves: Sequence[Curve], summary: RunSummary) -> Figure:
 
 def winrate_figure(summary: RunSummary) -> Figure:
     names = list(summary.players)
-    fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(names) + 3), 5), dpi=110)
+    fig, ax = _figure(max(6, 1.3 * len(names) + 3), 5)
     x = np.arange(len(names))
     kinds: list[tuple[str, list[Stat]]] = [
         ("raw", [summary.player(n).raw for n in names]),
@@ -342,11 +348,7 @@ def draw(out_dir: Path) -> list[Path]:
     paths = [out_dir / name for name in PLOT_FILES]
     figures = (lambda: cumulative_figure(curves, summary), lambda: winrate_figure(summary))
     for path, figure in zip(paths, figures, strict=True):
-        fig = figure()
-        try:
-            fig.savefig(path)
-        finally:
-            plt.close(fig)
+        figure().savefig(path)
     return paths
 
 

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, Protocol, TypeGuard
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from simulator.arena.blocks import (
     BlockOutcome,
@@ -73,7 +73,6 @@ from simulator.arena.results import (
     RunStore,
 )
 from simulator.arena.signals import Terminated, interrupt_name, sigterm_raises
-from simulator.arena.summary import RunInfo, RunSummary, format_table, summarise
 from simulator.arena.workers import (
     GRACE_SECONDS,
     POLL_SECONDS,
@@ -90,6 +89,9 @@ from simulator.core.errors import HoldemError, RunError
 from simulator.core.game import GameConfig
 from simulator.core.seeds import derive_seed
 from simulator.play.registry import build, check_for_game, resolve
+
+if TYPE_CHECKING:
+    from simulator.arena.summary import RunSummary
 
 
 class TournamentError(RunError, RuntimeError):
@@ -284,6 +286,8 @@ class Summary:
         return self.record.blocks
 
     def table(self) -> str:
+        from simulator.arena.summary import format_table
+
         return format_table(self.record)
 
 
@@ -512,6 +516,8 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
     summary = _summary(config, store)
     files = _write_summary(config, store, summary, write_histories is not None)
     if echo is not None:
+        from simulator.arena.summary import format_table
+
         echo(format_table(summary))
         early = summary.run.early_end_blocks if summary.run else ()
         if early:
@@ -519,6 +525,24 @@ def _run(config: TournamentConfig, store: RunStore, write_histories: Callable[..
                  f"was left (stacks carry over): {summary.deals} deals played of "
                  f"{config.hands}")
     return Summary(summary, store.dir, play_seconds, luck_seconds, tuple(files))
+
+
+# What the parent needs once the blocks are played: imported while they are played (a
+# worker's start-up and its blocks leave the parent waiting; these cost it half a second).
+AFTER_PLAY = ("simulator.arena.summary", "simulator.arena.plots")
+
+
+def _import_quietly(names: Iterable[str]) -> None:
+    for name in names:
+        with contextlib.suppress(Exception):  # the import where it is needed says what failed
+            importlib.import_module(name)
+
+
+def _preload(config: TournamentConfig) -> None:
+    """Import :data:`AFTER_PLAY` (the plots only when drawn) in a thread of this process."""
+    names = AFTER_PLAY if config.output.plots else AFTER_PLAY[:1]
+    threading.Thread(target=_import_quietly, args=(names,), daemon=True,
+                     name="holdem-preload").start()
 
 
 def _play_blocks(config: TournamentConfig, store: RunStore,
@@ -579,6 +603,7 @@ def _play_blocks(config: TournamentConfig, store: RunStore,
                         if kept is not None else
                         stack.enter_context(WorkerPool(config, workers, keep_histories=keep,
                                                        log_path=out_dir / LOG_FILE)))
+                _preload(config)
                 outcomes = pool.run(todo, order.room, order.dispatched, tick)
             stack.callback(getattr(outcomes, "close", lambda: None))
             try:
@@ -652,6 +677,8 @@ def _failure_text(failures: list[dict[str, Any]], stopped_by: BlockOutcome | Non
 
 
 def _summary(config: TournamentConfig, store: RunStore) -> RunSummary:
+    from simulator.arena.summary import RunInfo, summarise
+
     blocks = store.read_blocks()
     luck_method = ("equity x pot - contribution at each board event (flop, turn, river); "
                    "exact with <= 2 cards to come and heads-up before the flop (the shipped "
