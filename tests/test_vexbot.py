@@ -319,3 +319,13 @@ def test_parameters_are_bounded() -> None:
 
 def test_it_is_registered() -> None:
     assert resolve("vexbot").factory is VexbotBot
+
+
+def test_its_trace_is_explained(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from agent.commands.explain import explain
+    config = _config(tmp_path, {"variant": "limit", "blinds": [1, 2], "small_bet": 2},
+                     {"trace": True})
+    assert holdem(["run", str(config), "--quiet"]) == 0
+    text = explain(tmp_path / "out", block=0, perm=0, hand=0)
+    assert "vex (vexbot) in seat" in text and "chose " in text and "value" in text
+    assert "model: " in text  # the level and observations of the estimate after an action
