@@ -84,6 +84,8 @@ class VexbotBot(WarmsUp, BaseBot):
         self._frozen = False
         self._context: BotContext | None = None
         self._trace: IO[str] | None = None
+        self._estimate_key: tuple[int, int, int] | None = None
+        self._estimate_cache: tuple[Estimate, Estimate] | None = None
         self._reset_hand()
 
     def _new_model(self) -> OpponentModel:
@@ -196,8 +198,9 @@ class VexbotBot(WarmsUp, BaseBot):
             raise PolicyError(f"vexbot: the legal actions ({legal}) are not those of its "
                               f"betting tree here")
         sub = subtree(ct, node, us)
-        acting = self.model.action_estimates(sub.nodes[sub.opponent_nodes])
-        shown = self.model.showdown_estimates(sub.nodes[sub.showdowns], 1 - us)
+        acting_all, shown_all = self._estimates(us)
+        acting = _rows(acting_all, sub.nodes[sub.opponent_nodes])
+        shown = _rows(shown_all, sub.nodes[sub.showdowns])
         wins = win_matrix(obs.board, self.params.bins, self.params.runouts,
                           self.prior.classes)[holdings]
         rows, inverse = np.unique(wins, axis=0, return_inverse=True)
@@ -211,6 +214,23 @@ class VexbotBot(WarmsUp, BaseBot):
         nexts = tuple(self._next_estimate(int(t.child[node, c]), sub, acting, shown)
                       for c in columns)
         return Values(actions, value * unit, chances, nexts)
+
+    def _estimates(self, us: int) -> tuple[Estimate, Estimate]:
+        """The model's estimates at every opponent node and showdown leaf of the tree, kept
+        until the model next learns (why: every decision of a hand read the same model; a
+        pre-flop decision reads 6,000 nodes and 10,000 leaves). A cache of what the model
+        says, never part of it: asking leaves the model as it was."""
+        key = (id(self.model), self.model.hands, us)
+        if self._estimate_key != key:
+            t = self.contexts.tree
+            opponent = np.flatnonzero((t.kind == DECISION) & (t.player != us))
+            leaves = np.flatnonzero(t.kind == SHOWDOWN)
+            self._estimate_cache = (
+                _spread(self.model.action_estimates(opponent), opponent, t.nodes),
+                _spread(self.model.showdown_estimates(leaves, 1 - us), leaves, t.nodes))
+            self._estimate_key = key
+        assert self._estimate_cache is not None
+        return self._estimate_cache
 
     def _next_estimate(self, child: int, sub: Any, acting: Estimate, shown: Estimate
                        ) -> tuple[int, float] | None:
@@ -260,6 +280,19 @@ class VexbotBot(WarmsUp, BaseBot):
                                to_call=obs.legal.call_amount, actions=rows,
                                chosen=str(chosen), hands_learned=self.model.hands)
         self._trace.write(record.line() + "\n")
+
+
+def _spread(estimate: Estimate, at: np.ndarray, nodes: int) -> Estimate:
+    """An estimate of the nodes ``at`` as arrays indexed by node id."""
+    def place(a: np.ndarray) -> np.ndarray:
+        out = np.zeros((nodes,) + a.shape[1:], dtype=a.dtype)
+        out[at] = a
+        return out
+    return Estimate(place(estimate.values), place(estimate.level), place(estimate.observed))
+
+
+def _rows(estimate: Estimate, at: np.ndarray) -> Estimate:
+    return Estimate(estimate.values[at], estimate.level[at], estimate.observed[at])
 
 
 def _softmax(values: np.ndarray, scale: float) -> np.ndarray:
