@@ -67,7 +67,8 @@ class Values:
 
 
 class VexbotBot(WarmsUp, BaseBot):
-    """Adaptive game-tree search (Billings et al. 2004); see the package docstring."""
+    """Vexbot: miximax over the hand's betting tree against a learned, decayed opponent model
+    with back-off to a cfr prior (Billings et al. 2004); heads-up limit only."""
 
     def __init__(self, decay: float = 0.999, prior_weight: float = 5.0, backoff: float = 0.95,
                  bins: int = 16, temperature: float = 0.02, runouts: int = 150,
