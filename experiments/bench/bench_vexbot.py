@@ -73,8 +73,8 @@ def main() -> None:
             policies_cpu.append((time.process_time() - start_cpu) * 1e3)
         return action
 
-    vex.act = act_then_ask  # type: ignore[method-assign]
-    cfr.act = timed(cfr.act, anchor, anchor_cpu)  # type: ignore[method-assign]
+    vex.act = act_then_ask  # type: ignore[method-assign,assignment]
+    cfr.act = timed(cfr.act, anchor, anchor_cpu)  # type: ignore[method-assign,assignment]
     for _ in play_match(GAME, [vex, cfr], hands, seed=7):
         pass
     for clock, (a, p, c) in (("wall", (acts, policies, anchor)),
