@@ -64,7 +64,9 @@ class DecisionTrace(_Record):
 
 
 def trace_name(block: int, permutation: int) -> str:
-    """>>> trace_name(1, 0)
+    """The trace file of a block and permutation.
+
+    >>> trace_name(1, 0)
     'vexbot-trace-b1-p0.jsonl'
     """
     return f"vexbot-trace-b{block}-p{permutation}.jsonl"
