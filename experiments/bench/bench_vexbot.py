@@ -6,7 +6,7 @@ percentile, wall clock and this process's CPU time (the machine may be shared), 
 street's first decision, which builds the board's strength matrix,
 included) and at every post-flop decision one full-range ``policy`` call; the anchor is
 ``cfr``'s own ``act`` in the same match (a table look-up), and the ratios are printed.
-Goals (issue 56): median decision <= 20 ms, 99th percentile <= 200 ms, full-range policy
+Goals: median decision <= 20 ms, 99th percentile <= 200 ms, full-range policy
 <= 100 ms after the flop.
 
     nice python experiments/bench/bench_vexbot.py --hands 300

@@ -42,7 +42,7 @@ HEADER = ["rival", "paper (SB/h)", "agent SB/h [95% CI]", "luck-adjusted [95% CI
 
 
 def verdict(rival: str, mean: float, low: float) -> str:
-    if rival == "vexbot":  # issue 56: measured and reported whatever its sign
+    if rival == "vexbot":  # its row is measured and reported whatever its sign
         return "measured"
     if rival in GOAL:
         need_mean, need_low = GOAL[rival]
