@@ -19,6 +19,7 @@ from policy_support import recorded_decisions, replayed
 
 from agent.heuristic.bot import HeuristicAgent
 from agent.rivals.cfr import CfrBot
+from agent.rivals.vexbot import VexbotBot
 from simulator import Action, BaseBot, GameConfig, Observation, Policy, StepWithPolicyBot
 from simulator.arena.aivat import AivatRecorder
 from simulator.arena.config import parse_config
@@ -34,6 +35,7 @@ STEPPING: dict[str, Callable[[int], Any]] = {
     **RIVALS,
     "heuristic": lambda s: HeuristicAgent(seed=s),
     "cfr": lambda s: CfrBot(seed=s),
+    "vexbot": lambda s: VexbotBot(seed=s),
     "call": lambda s: CallBot(),
     "raise": lambda s: RaiseBot(),
     "random": lambda s: RandomBot(0.2, 0.5, 0.3, seed=s),

@@ -10,7 +10,7 @@ from agent.rivals.cfr import CfrBot
 from simulator import Street
 from simulator.play.registry import prepare, resolve
 
-PANEL = ("heuristic", "loki", "exploiter", "mc", "rock", "maniac", "cfr")
+PANEL = ("heuristic", "loki", "exploiter", "mc", "rock", "maniac", "cfr", "vexbot")
 
 
 @pytest.mark.parametrize("name", PANEL)

@@ -25,6 +25,7 @@ from agent.heuristic.traces import (
     read_trace_lines,
     trace_path,
 )
+from agent.rivals.vexbot import trace as vexbot_trace
 from simulator.core.helptext import summary
 from simulator.play.registry import registered
 
@@ -138,6 +139,9 @@ def explain_hand(run_dir: Path, block: int, perm: int, hand: int,
     seats = [seat] if seat else sorted(p.name for p in bots.glob("*") if p.is_dir())
     found = [(name, trace_path(bots / name, block, perm)) for name in seats]
     found = [(name, path) for name, path in found if path.exists()]
+    searched = _vexbot_hand(bots, seats, block, perm, hand)
+    if searched is not None:
+        return searched
     if not found:
         _refuse_missing_block(Path(run_dir), block, perm, [bots / name for name in seats])
         bot = _seat_bot(Path(run_dir), seat) if seat else None
@@ -167,6 +171,31 @@ def explain_hand(run_dir: Path, block: int, perm: int, hand: int,
         more = f"; {'; '.join(skipped)}" if skipped else ""
         raise TraceError(f"hand {hand} is not in the traces of block {block}, permutation "
                          f"{perm} ({', '.join(str(p) for _, p in found)}){more}")
+    return Explanation("\n".join(out), skipped)
+
+
+def _vexbot_hand(bots: Path, seats: list[str], block: int, perm: int, hand: int
+                 ) -> Explanation | None:
+    """The hand from the traces ``vexbot`` seats wrote (:mod:`agent.rivals.vexbot.trace`),
+    when any seat has one for this block and permutation and none has the agent's."""
+    if any(trace_path(bots / name, block, perm).exists() for name in seats):
+        return None
+    out: list[str] = []
+    skipped: list[str] = []
+    for name in seats:
+        path = bots / name / vexbot_trace.trace_name(block, perm)
+        if not path.exists():
+            continue
+        records, bad = vexbot_trace.read_hand(path, hand)
+        if bad:
+            skipped.append(f"{path}: skipped {bad} malformed trace line(s)")
+        if records:
+            out.append(f"hand {hand} (block {block}, permutation {perm}): {name} (vexbot) "
+                       f"in seat {records[0].seat}")
+            for record in records:
+                out += vexbot_trace.describe(record)
+    if not out:
+        return None
     return Explanation("\n".join(out), skipped)
 
 

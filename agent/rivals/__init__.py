@@ -13,6 +13,10 @@ in no-limit and pot-limit) at 2-10 seats:
 * ``loki`` (:mod:`agent.rivals.loki`): Loki-1 (Papp 1998), Pokibrat's stand-in; the pre-flop
   expert, then make2 / make1 on EHS' against its own opponent weight arrays, semi-bluffs,
   pot and showdown odds, randomised near the thresholds.
+* ``vexbot`` (:mod:`agent.rivals.vexbot`): Vexbot (Billings et al. 2004), heads-up limit
+  only; miximax over the rest of the hand's betting tree against a learned opponent model
+  (action counts and showdown histograms per betting context, decayed, backed off to
+  ``cfr``'s self-play).
 * ``cfr`` (:mod:`agent.rivals.cfr`): Sparbot's stand-in, heads-up limit only; the average
   strategy of counterfactual regret minimisation in a card abstraction
   (:mod:`agent.equilibrium`), a table look-up per decision.
