@@ -32,7 +32,7 @@ from simulator.core.actions import Action, ActionKind, IllegalActionError, Legal
 from simulator.core.cards import format_cards
 from simulator.core.deal import deal_cards
 from simulator.core.errors import HoldemError
-from simulator.core.events import ActionTaken, BoardDealt, HandEnded, Showdown
+from simulator.core.events import ActionTaken, BoardDealt, HandEnded
 from simulator.core.files import open_nofollow
 from simulator.core.game import GameConfig
 from simulator.core.hand_names import hand_name
@@ -179,7 +179,7 @@ class Table:
         self.last_result: dict[str, Any] | None = None
         self.stopped: str | None = None
         self.touched = time.monotonic()
-        self._hint: Bot | None = None
+        self._hint: PolicyBot | None = None
         self._build(request)
 
     # --- building ---------------------------------------------------------------------------
@@ -205,8 +205,9 @@ class Table:
                                  f"{exc}") from None
             self.seats.append(Seat(self.names[index], bot, spec.name))
         for index, seat in enumerate(self.seats):
-            if seat.bot is not None:
-                self._guard(index, "start()", seat.bot.start, self._context(index, True))
+            start = getattr(seat.bot, "start", None)
+            if start is not None:
+                self._guard(index, "start()", start, self._context(index, True))
         self._hint = self._hint_bot(request.hint_bot)
         self._write_session()
 
@@ -217,7 +218,7 @@ class Table:
             bot_dir.mkdir(parents=True, exist_ok=True)
         return BotContext(seat, tuple(self.names), self.game.copy(), directory=bot_dir)
 
-    def _hint_bot(self, name: str) -> Bot | None:
+    def _hint_bot(self, name: str) -> PolicyBot | None:
         """The bot that answers "hint" from the person's seat (None when it cannot)."""
         try:
             spec = resolve(name)
@@ -298,9 +299,8 @@ class Table:
         if self._hint is None:
             raise BadRequest(f"no hint: bot {self.request.hint_bot!r} cannot state a policy "
                              f"in this game")
-        obs = driver.observation(0)
-        policy, problem = self._call(lambda: self._hint.policy(  # type: ignore[union-attr]
-            obs, own_holding(obs)))
+        obs, hint = driver.observation(0), self._hint
+        policy, problem = self._call(lambda: hint.policy(obs, own_holding(obs)))
         if problem is not None or not isinstance(policy, Policy):
             raise BadRequest(f"no hint: {problem or 'the bot gave no policy'}")
         return {"bot": self.request.hint_bot, **_policy_row(policy)}
@@ -362,7 +362,7 @@ class Table:
             hint = self._hint
             if hint is not None and (t.to is None or t.to == 0):
                 try:
-                    hint.observe(t.event)  # type: ignore[attr-defined]
+                    getattr(hint, "observe", lambda e: None)(t.event)
                 except Exception:
                     self._hint = None
             if isinstance(t.event, HandEnded):
