@@ -9,7 +9,6 @@ import shutil
 import socket
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
