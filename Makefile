@@ -13,13 +13,13 @@ PIP_EDITABLE := $(PY) -m pip -qq
 $(VENV)/.base: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	$(PIP_EDITABLE) install -e .
+	$(PIP_EDITABLE) install -e '.[web]'
 	touch $@
 
 # Test tools and Ray, and the wheelhouse from which tests/test_wheel.py installs the built
 # wheel's dependencies offline.
 $(VENV)/.installed: $(VENV)/.base
-	$(PIP_EDITABLE) install -e '.[dev,ray]'
+	$(PIP_EDITABLE) install -e '.[dev,ray,web]'
 	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))\
 		['project']['dependencies'], sep='\n')" > $(VENV)/requirements-base.txt
 	$(PIP) wheel -w $(VENV)/wheelhouse -r $(VENV)/requirements-base.txt
@@ -34,7 +34,8 @@ demo: setup-base
 	$(VENV)/bin/holdem run configs/demo.yaml --force
 	@echo
 	@echo "Next: '. $(VENV)/bin/activate' puts holdem on the PATH (or type $(VENV)/bin/holdem);"
-	@echo "'holdem --help' lists the commands, 'holdem play' plays against the agent."
+	@echo "'holdem --help' lists the commands, 'holdem play' plays against the agent,"
+	@echo "'holdem serve' opens the browser window (play, replay, reports)."
 
 # The installed-wheel test takes over a minute, so it is marked slow; it runs here anyway, and
 # so do the heavier smoke runs of experiments/ (every script in a tiny mode: a script that no

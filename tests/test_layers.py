@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("simulator.play", "simulator"),
     ("simulator.interop",),
     ("simulator.arena",),
+    ("simulator.web",),
     ("simulator.cli",),
     ("agent.strength",),
     ("agent.preflop",),

@@ -1,0 +1,101 @@
+"""Hands to step through: a PHH/PHHS file's hands, each replayed by the engine, step by step.
+
+Every step is the engine's state after one more action (the first: after the blinds), so the
+pot and stacks the page shows are the rules' own, not a recomputation in the page. A file
+too large or a hand that does not replay is one message, never a traceback.
+
+>>> from simulator.play.baseline import CallBot
+>>> from simulator.core.game import GameConfig
+>>> from simulator.play.match import play_match
+>>> from simulator.interop.phh import dumps_all
+>>> r = next(play_match(GameConfig(variant="nolimit", stack=50), [CallBot(), CallBot()], 1,
+...                     seed=3))
+>>> hand = hands_of(dumps_all([r.history]))[0]
+>>> steps = hand_steps(hand)
+>>> steps[0]["pot"], steps[-1]["stacks"] == list(r.stacks)
+(3, True)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from simulator.core.errors import HoldemError
+from simulator.core.files import FileRefused, read_regular
+from simulator.core.state import HandState
+from simulator.interop.phh import PHHError, PHHHand, loads_all, parse_actions
+from simulator.web.tables import card_list
+
+MAX_PHH_BYTES = 64 << 20  # a run of 10,000 hands is about 4 MB
+HISTORY_FILE = "hands.phhs"
+
+
+def read_hands(path: Path) -> list[PHHHand]:
+    """The hands of a PHH or PHHS file; :class:`PHHError` naming the problem."""
+    try:
+        text = read_regular(path, MAX_PHH_BYTES).decode("utf-8")
+    except FileRefused as exc:
+        raise PHHError(str(exc)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PHHError(f"cannot read the hands: {exc}") from None
+    return hands_of(text)
+
+
+def hands_of(text: str) -> list[PHHHand]:
+    return loads_all(text)
+
+
+def names_of(hand: PHHHand) -> list[str]:
+    n = len(hand.starting_stacks)
+    players = hand.players
+    if isinstance(players, list) and len(players) == n and all(isinstance(p, str)
+                                                               for p in players):
+        return [p[:40] for p in players]
+    return [f"p{i + 1}" for i in range(n)]
+
+
+def hand_list(hands: list[PHHHand]) -> list[dict[str, Any]]:
+    """One line per hand for the picker: its number, players and result."""
+    out = []
+    for i, hand in enumerate(hands):
+        start, finish = hand.starting_stacks, hand.finishing_stacks
+        net = [b - a for a, b in zip(start, finish, strict=True)] if finish else None
+        out.append({"index": i, "hand": hand.extra.get("hand", i), "players": names_of(hand),
+                    "net": net})
+    return out
+
+
+def hand_steps(hand: PHHHand) -> list[dict[str, Any]]:
+    """The hand's states, from the blinds to the end: what was done, pot, stacks, bets,
+    board and who holds cards at each."""
+    n = len(hand.starting_stacks)
+    names = names_of(hand)
+    try:
+        parsed = parse_actions(hand.actions, n)
+        state = HandState(hand.game, hand.starting_stacks, n - 1, parsed.holes, parsed.board)
+    except (ValueError, HoldemError) as exc:
+        raise PHHError(f"the hand does not replay: {exc}") from None
+    holes = [card_list(h) if h is not None else None for h in parsed.holes]
+    steps = [_step(state, "blinds posted", holes)]
+    for p, action, line in parsed.moves:
+        if state.finished or state.actor != p:
+            raise PHHError(f"the hand does not replay: {line!r} is out of turn")
+        try:
+            state.apply(action)
+        except ValueError as exc:
+            raise PHHError(f"the hand does not replay: {line!r}: {exc}") from None
+        steps.append(_step(state, f"{names[p]}: {action}", holes))
+    return steps
+
+
+def _step(state: HandState, what: str, holes: list[list[str] | None]) -> dict[str, Any]:
+    return {"what": what, "pot": state.pot, "stacks": list(state.stacks),
+            "bets": list(state.bets), "board": card_list(state.board_cards),
+            "active": list(state.active), "actor": state.actor, "holes": holes,
+            "finished": state.finished}
+
+
+def replay_view(hand: PHHHand, index: int) -> dict[str, Any]:
+    return {"index": index, "names": names_of(hand), "steps": hand_steps(hand),
+            "variant": hand.game.variant}

@@ -1,0 +1,224 @@
+"""The web app over plain HTTP: its guards (token, paths, CSP, body limit, messages), a game
+played by requests, replays checked against the engine, reports, and ``holdem report``."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from simulator.core.game import GameConfig  # noqa: E402
+from simulator.interop.phh import dumps_all, loads_all, replay  # noqa: E402
+from simulator.play.baseline import CallBot, RandomBot  # noqa: E402
+from simulator.play.match import play_match  # noqa: E402
+from simulator.web.app import CSP, MAX_BODY, WebApp  # noqa: E402
+from simulator.web.report_cli import main as report_main  # noqa: E402
+
+
+@pytest.fixture()
+def served(tmp_path: Path) -> tuple[WebApp, TestClient, Path]:
+    root = tmp_path / "results"
+    run = root / "run"
+    run.mkdir(parents=True)
+    game = GameConfig(variant="nolimit", stack=100)
+    histories = [r.history for r in play_match(game, [RandomBot(seed=1), CallBot()], 6, seed=5)]
+    (run / "hands.phhs").write_text(dumps_all(histories))
+    (run / "summary.json").write_text(json.dumps({
+        "unit": "big_blinds", "deals": 6, "blocks": 1,
+        "config": {"game": {"blinds": [1, 2]}}, "players": {
+            "a": {"hands": 6, "mean": 1.5, "ci95": [0.5, 2.5], "faults": 0},
+            "b": {"hands": 6, "mean": -1.5, "ci95": [-2.5, -0.5], "faults": 0}}}))
+    (run / "hands.csv").write_text("block,perm,hand,button,seat:a,seat:b,net:a,net:b\n"
+                                   + "".join(f"0,0,{i},0,0,1,{2 * i},{-2 * i}\n"
+                                             for i in range(6)))
+    (tmp_path / "secret.txt").write_text("outside")
+    (root / "link").symlink_to(tmp_path / "secret.txt")
+    web = WebApp([root], tmp_path / "sessions", token="tok", idle_seconds=0.5)
+    return web, TestClient(web.asgi()), root
+
+
+TOKEN = {"x-holdem-token": "tok"}
+
+
+def test_every_response_carries_the_csp_of_its_own_origin(served):
+    _, client, _ = served
+    for path in ("/", "/replay", "/static/play.js", "/api/list", "/nowhere"):
+        response = client.get(path)
+        assert response.headers["content-security-policy"] == CSP
+    assert "'self'" in CSP and "http" not in CSP and "unsafe" not in CSP
+
+
+def test_the_play_page_and_game_calls_need_the_token(served):
+    _, client, _ = served
+    assert client.get("/play").status_code == 403
+    assert client.get("/play?token=wrong").status_code == 403
+    assert client.get("/play?token=tok").status_code == 200
+    body = {"opponents": [{"bot": "call"}]}
+    assert client.post("/api/games", json=body).status_code == 403
+    assert client.post("/api/games", json=body, headers={"x-holdem-token": "nope"}
+                       ).status_code == 403
+    assert client.post("/api/games", json=body, headers=TOKEN).status_code == 201
+
+
+@pytest.mark.parametrize("ref", ["0/../secret.txt", "/etc/passwd", "0//etc/passwd",
+                                 "0/link", "1/run", "9/run", "0/run/../../secret.txt",
+                                 "0/run\x00", ""])
+def test_paths_outside_the_roots_are_not_found(served, ref):
+    _, client, _ = served
+    for api in ("/api/hands", "/api/report"):
+        response = client.get(api, params={"ref": ref})
+        assert response.status_code == 404, (api, ref)
+        assert "outside" not in response.text
+
+
+def test_the_listing_names_only_what_lies_under_the_roots(served):
+    _, client, root = served
+    listing = client.get("/api/list").json()
+    assert [f["ref"] for f in listing["found"]] == ["0/run"]
+    assert "call" in listing["bots"] and "secret" not in json.dumps(listing)
+
+
+def test_a_body_over_the_limit_is_refused(served):
+    _, client, _ = served
+    big = b"{" + b" " * (MAX_BODY + 1) + b"}"
+    response = client.post("/api/games", content=big, headers=TOKEN)
+    assert response.status_code == 413
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"opponents": [{"bot": "no_such_bot"}]}, "unknown bot 'no_such_bot'"),
+    ({"opponents": [{"bot": "os:system"}]}, "not a bot class"),
+    ({"opponents": [{"bot": "call"}], "stack": 2}, "game.stack"),
+    ({"opponents": []}, "opponents"),
+    ({"opponents": [{"bot": "call"}] * 10}, "opponents"),
+    ({"opponents": [{"bot": "call"}], "variant": "stud"}, "variant"),
+    ({"opponents": [{"bot": "cfr"}]}, "cfr"),
+])
+def test_a_bad_game_is_one_message_and_a_400(served, body, words):
+    _, client, _ = served
+    response = client.post("/api/games", json=body, headers=TOKEN)
+    assert response.status_code == 400, response.text
+    assert words in response.json()["error"] and "Traceback" not in response.text
+
+
+def _play_to_showdown(client: TestClient, ident: str) -> dict:
+    call = f"/api/games/{ident}"
+    view = client.post(f"{call}/deal", headers=TOKEN).json()
+    while not view["finished"]:
+        if view["actor"] == 0:
+            view = client.post(f"{call}/act", json={"kind": "call"}, headers=TOKEN).json()
+        else:
+            view = client.post(f"{call}/step", headers=TOKEN).json()
+    return view
+
+
+def test_a_game_by_requests_refuses_illegal_amounts_and_writes_phh(served):
+    web, client, _ = served
+    ident = client.post("/api/games", json={"opponents": [{"bot": "call"}, {"bot": "call"}],
+                                            "seed": 4}, headers=TOKEN).json()["id"]
+    call = f"/api/games/{ident}"
+    view = client.post(f"{call}/deal", headers=TOKEN).json()
+    while view["actor"] != 0:
+        view = client.post(f"{call}/step", headers=TOKEN).json()
+    assert view["seats"][1]["cards"] is None  # a bot's cards stay hidden during the hand
+    assert "reasoning" not in view
+    low, high = view["legal"]["raise"]
+    for amount in (high + 1, low - 1, "ten", 2.5):
+        response = client.post(f"{call}/act", json={"kind": "raise", "amount": amount},
+                               headers=TOKEN)
+        assert response.status_code == 400 and "raise" in response.json()["error"]
+    same = client.post(f"{call}/view", headers=TOKEN).json()
+    assert same["actor"] == 0 and same["pot"] == view["pot"]  # nothing was played instead
+    view = client.post(f"{call}/act", json={"kind": "raise", "amount": low}, headers=TOKEN
+                       ).json()
+    assert "raises to" in view["log"][-1] or view["actor"] != 0
+    while not view["finished"]:
+        verb, body = ("act", {"kind": "call"}) if view["actor"] == 0 else ("step", None)
+        view = client.post(f"{call}/{verb}", json=body, headers=TOKEN).json()
+    assert sum(view["result"]["net"]) == 0
+    assert all(abs(sum(d["probs"]) - 1) < 1e-9 for d in view["reasoning"])
+    table, _ = web.tables.get(ident)
+    hands = loads_all((table.folder / "hands.phhs").read_text())
+    played = dict(zip(hands[0].players, replay(hands[0]).finishing_stacks, strict=True))
+    assert played == {s["name"]: s["stack"] for s in view["seats"]}
+
+
+def test_closed_and_idle_games_end_and_nothing_leaks(served):
+    web, client, _ = served
+    before = threading.active_count()
+    for i in range(200):
+        ident = client.post("/api/games", json={"opponents": [{"bot": "random"}],
+                                                "seed": i}, headers=TOKEN).json()["id"]
+        _play_to_showdown(client, ident)
+        assert client.post(f"/api/games/{ident}/close", headers=TOKEN).json()["closed"]
+    assert len(web.tables) == 0
+    assert threading.active_count() <= before + 2  # the thread pool and the bot watchdog
+    ident = client.post("/api/games", json={"opponents": [{"bot": "call"}]},
+                        headers=TOKEN).json()["id"]
+    web.tables.get(ident)[0].touched -= 10  # its tab went away 10 s ago
+    assert web.tables.reap() == 1
+    assert client.post(f"/api/games/{ident}/view", headers=TOKEN).status_code == 404
+
+
+def test_acting_out_of_turn_is_a_409(served):
+    _, client, _ = served
+    ident = client.post("/api/games", json={"opponents": [{"bot": "call"}], "seed": 1},
+                        headers=TOKEN).json()["id"]
+    view = client.post(f"/api/games/{ident}/deal", headers=TOKEN).json()
+    verb = "step" if view["actor"] == 0 else "act"
+    if verb == "act":
+        assert client.post(f"/api/games/{ident}/act", json={"kind": "call"},
+                           headers=TOKEN).status_code == 409
+
+
+class _Raises(CallBot):
+    def act(self, observation):  # type: ignore[no-untyped-def]
+        raise RuntimeError("boom")
+
+
+def test_a_bot_that_raises_checks_or_folds_and_the_page_says_so(served):
+    _, client, _ = served
+    ident = client.post("/api/games", json={"opponents": [{"bot": f"{__name__}:_Raises"}]},
+                        headers=TOKEN).json()["id"]
+    view = _play_to_showdown(client, ident)
+    assert any("fault" in line and "boom" in line for line in view["log"])
+
+
+def test_replay_steps_are_the_engine_s_pot_and_stacks(served):
+    _, client, root = served
+    hands = loads_all((root / "run" / "hands.phhs").read_text())
+    listing = client.get("/api/hands", params={"ref": "0/run"}).json()["hands"]
+    assert len(listing) == len(hands)
+    for i, hand in enumerate(hands):
+        steps = client.get("/api/hand", params={"ref": "0/run", "index": i}).json()["steps"]
+        assert steps[-1]["stacks"] == list(replay(hand).finishing_stacks)
+        total = sum(hand.starting_stacks)
+        assert all(s["pot"] + sum(s["stacks"]) == total for s in steps if not s["finished"])
+    assert client.get("/api/hand", params={"ref": "0/run", "index": 99}).status_code == 404
+
+
+def test_a_dir_without_hands_says_how_to_get_them(served, tmp_path):
+    _, client, root = served
+    (root / "bare").mkdir()
+    (root / "bare" / "summary.json").write_text("{}")
+    response = client.get("/api/hands", params={"ref": "0/bare"})
+    assert response.status_code == 404 and "hand_histories" in response.json()["error"]
+
+
+def test_run_report_and_the_offline_file(served, capsys):
+    _, client, root = served
+    data = client.get("/api/report", params={"ref": "0/run"}).json()
+    assert [r["raw"] for r in data["rows"]] == [[1.5, 0.5, 2.5], [-1.5, -2.5, -0.5]]
+    assert data["chart"]["series"][0]["y"][-1] == sum(2 * i for i in range(6)) / 2
+    assert report_main([str(root / "run")]) == 0
+    html = (root / "run" / "report.html").read_text()
+    fetched = html.replace("http://www.w3.org/2000/svg", "")  # SVG's namespace: a name only
+    assert "<script src" not in html and "http://" not in fetched and "https://" not in html
+    assert '"kind": "run"' in html and "drawChart" in html
