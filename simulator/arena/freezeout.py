@@ -35,8 +35,13 @@ from simulator.core.deal import deal_cards
 from simulator.core.game import GameConfig
 from simulator.core.records import BotFault, HandHistory
 from simulator.core.seeds import Domain, derive_seed
-# the match loop's guard of bot calls, and its start and close of bots, as a match uses them
-from simulator.play.match import _close_bots, _Guard, _start_bots, build_bots, play_hand
+from simulator.play.match import (  # the guard of bot calls and the start and close of bots
+    _close_bots,
+    _Guard,
+    _start_bots,
+    build_bots,
+    play_hand,
+)
 from simulator.play.protocol import BaseBot, Bot
 from simulator.play.registry import build, resolve
 

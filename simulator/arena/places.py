@@ -52,13 +52,13 @@ def prizes(places: Mapping[int, float], payouts: Sequence[float], pool: float
     share those places' prizes equally. A tie's places are the ``m`` around its mean place."""
     paid = [p * pool for p in payouts]
     groups: dict[float, list[int]] = {}
-    for who, place in places.items():
-        groups.setdefault(place, []).append(who)
+    for player, place in places.items():
+        groups.setdefault(place, []).append(player)
     out: dict[int, float] = {}
-    for place, who in groups.items():
-        m = len(who)
+    for place, tied in groups.items():
+        m = len(tied)
         first = round(place - (m - 1) / 2)  # the tie covers places first .. first + m - 1
         total = sum(paid[k - 1] for k in range(first, first + m) if k - 1 < len(paid))
-        for w in who:
-            out[w] = total / m
+        for player in tied:
+            out[player] = total / m
     return out

@@ -120,6 +120,9 @@ class SngConfig(_Strict):
         if len(self.payouts) > n:
             raise ValueError(f"{KEY}payouts: expected at most {n} places paid (the entrants), "
                              f"got {len(self.payouts)}")
+        if self.duplicate and self.tournaments % n:
+            raise ValueError(f"{KEY}tournaments: expected a multiple of the {n} seat rotations "
+                             f"of a duplicate set, got {self.tournaments}")
         if self.table_size is None and n > MAX_TABLE:
             raise ValueError(f"{KEY}table_size: expected a table size for {n} entrants (at "
                              f"most {MAX_TABLE} seats at one table)")
