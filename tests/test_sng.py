@@ -21,7 +21,8 @@ from simulator.arena.dead_button import (
 )
 from simulator.arena.freezeout import Freezeout, play_tournament
 from simulator.arena.places import bust_places, prizes
-from simulator.arena.sng_config import parse_sng
+from simulator.arena.sng_cli import check_entrants
+from simulator.arena.sng_config import load_sng, parse_sng
 from simulator.cli import main as holdem
 from simulator.core.cards import parse_cards
 from simulator.core.errors import GameError
@@ -293,3 +294,14 @@ def test_holdem_sng_writes_results_and_resumes(tmp_path: Path,
     again = json.loads((out / "summary.json").read_text())
     assert again["bots"] == summary["bots"] and again["played_this_session"] == 3
     assert len(loads_all((out / "hands.phhs").read_text())) == summary["hands"]
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[1] / "configs" /
+                                         "sng").glob("*.yaml")), ids=lambda p: p.name)
+def test_the_shipped_sit_and_go_configs_are_valid(path: Path) -> None:
+    config = load_sng(path)
+    check_entrants(config)
+    levels = config.schedule
+    assert config.starting_stack == 1500 and config.payouts == [65, 35]
+    assert [lv.blinds for lv in levels[:3]] == [[10, 20], [20, 40], [40, 80]]
+    assert all(lv.hands == 10 for lv in levels) and levels[2].ante == 0 < levels[3].ante
