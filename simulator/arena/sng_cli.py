@@ -107,9 +107,11 @@ def check_entrants(config: SngConfig) -> None:
 
 
 def _played_config(config: SngConfig) -> dict[str, Any]:
-    """What a resumed run must share: everything but where and how fast it runs."""
+    """What a resumed run must share: everything but where and how fast it runs, and how
+    many tournaments (a resumed run may play more, or summarise the first ones)."""
     data = config.model_dump()
     data.pop("workers")
+    data.pop("tournaments")
     data["output"].pop("plots")
     data["output"].pop("dir")
     return data
@@ -215,9 +217,10 @@ def run_sng(config: SngConfig, *, resume: bool = False, force: bool = False,
     check_entrants(config)
     out = prepare_dir(Path(config.output.dir))
     with DirLock.acquire(out):
-        rows = _open_dir(config, out, resume, force)
-        done = {(r["tournament"], r["rotation"]) for r in rows}
         rotations = config.rotations
+        rows = [r for r in _open_dir(config, out, resume, force)
+                if r["tournament"] * rotations + r["rotation"] < config.tournaments]
+        done = {(r["tournament"], r["rotation"]) for r in rows}
         jobs = [(j // rotations, j % rotations) for j in range(config.tournaments)
                 if (j // rotations, j % rotations) not in done]
         bar = Progress(config.tournaments, enabled=wanted() if progress is None else progress,
