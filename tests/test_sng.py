@@ -27,8 +27,9 @@ from simulator.cli import main as holdem
 from simulator.core.cards import parse_cards
 from simulator.core.errors import GameError
 from simulator.core.game import GameConfig
+from simulator.core.positions import table_order
 from simulator.core.state import HandState
-from simulator.interop.phh import loads_all, replay
+from simulator.interop.phh import dumps, loads_all, replay
 
 pokerkit = pytest.importorskip("pokerkit")
 from test_rules_pokerkit import Setup, play_both  # noqa: E402  (shared differential helpers)
@@ -305,3 +306,21 @@ def test_the_shipped_sit_and_go_configs_are_valid(path: Path) -> None:
     assert config.starting_stack == 1500 and config.payouts == [65, 35]
     assert [lv.blinds for lv in levels[:3]] == [[10, 20], [20, 40], [40, 80]]
     assert all(lv.hands == 10 for lv in levels) and levels[2].ante == 0 < levels[3].ante
+
+
+def test_every_hand_of_a_tournament_replays_in_pokerkit_and_here() -> None:
+    """PHH of tournament hands (short stacks posting all-in for less, antes, dead small
+    blinds written as one blind) reads in pokerkit to the same finishing stacks."""
+    config = parse_sng(_config(entrants=BASELINES, starting_stack=400))
+    dead = 0
+    for t in range(6):
+        for hand in play_tournament(config, t, keep_hands=True).hands:
+            history = hand.history
+            dead += len(history.game.blinds) == 1
+            *_, state = iter(pokerkit.HandHistory.loads(dumps(history)))
+            assert not state.status
+            order = table_order(history.dealt_in, history.button)  # PHH's p1..pN
+            expected = [history.finishing_stacks[s] for s in order]
+            assert list(state.stacks) == expected
+            assert list(replay(loads_all(dumps(history))[0]).finishing_stacks) == expected
+    assert dead > 0  # the dead small blind was played and written
