@@ -224,7 +224,7 @@ def run_sng(config: SngConfig, *, resume: bool = False, force: bool = False,
         jobs = [(j // rotations, j % rotations) for j in range(config.tournaments)
                 if (j // rotations, j % rotations) not in done]
         bar = Progress(config.tournaments, enabled=wanted() if progress is None else progress,
-                       initial=len(done), desc="sit-and-gos")
+                       initial=len(done), desc="sit-and-gos", unit="sng")
         start = time.perf_counter()
         try:
             for result, text in _results(config, jobs):
