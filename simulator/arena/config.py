@@ -37,7 +37,7 @@ from pydantic import (
 from simulator.arena.overrides import apply_sets, described
 from simulator.core.durations import MAX_SECONDS
 from simulator.core.errors import GameError, HoldemError
-from simulator.core.game import GameConfig, Structure
+from simulator.core.game import GameConfig, Structure, check_first_hand
 from simulator.core.names import names_problem, seat_name_problem
 from simulator.core.validation import KEY as _KEY
 from simulator.core.validation import (
@@ -101,7 +101,9 @@ class GameSection(create_model("_GameFields", __base__=_Strict,  # type: ignore[
     @model_validator(mode="after")
     def _rules(self) -> GameSection:
         try:
-            self.to_game()
+            game = self.to_game()
+            # a run's first hand, carried stacks too (GameConfig checks reset stacks only)
+            check_first_hand(game.stack, game.blinds, game.ante)
         except GameError as exc:  # its messages start "game.<key>: ..."; name the key alone
             key, _, rest = str(exc).partition(": ")
             raise ValueError(f"{_KEY}{key.removeprefix('game.')}: {rest}") from None

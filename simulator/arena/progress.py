@@ -25,13 +25,13 @@ class Progress:
     """Counts hands; draws a tqdm bar only when ``enabled``."""
 
     def __init__(self, total: int, *, enabled: bool, initial: int = 0,
-                 desc: str = "hands") -> None:
+                 desc: str = "hands", unit: str = "hand") -> None:
         self.done = initial
         self._bar = None
         if enabled:
             from tqdm import tqdm  # only on a terminal: no import cost in workers and CI
 
-            self._bar = tqdm(total=total, initial=initial, unit="hand", unit_scale=True,
+            self._bar = tqdm(total=total, initial=initial, unit=unit, unit_scale=True,
                              desc=desc, dynamic_ncols=True, smoothing=0.1)
 
     def update(self, hands: int) -> None:

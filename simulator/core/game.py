@@ -41,6 +41,23 @@ class Structure(Enum):
 _STRUCTURES = {s.value: s for s in Structure}
 
 
+def check_first_hand(stack: int, blinds: tuple[int, ...], ante: int,
+                     key: str = "game.stack") -> None:
+    """Refuse a starting ``stack`` that the first hand's forced bets alone put all-in:
+    nothing would be left to play (``key`` names the config key in the message).
+
+    >>> check_first_hand(30, (10, 20), 10)
+    Traceback (most recent call last):
+    ...
+    simulator.core.errors.GameError: game.stack: expected more chips than the forced bets \
+(ante 10 + largest blind 20 = 30), got 30
+    """
+    forced = ante + max(blinds)
+    if forced >= stack:
+        raise GameError(f"{key}: expected more chips than the forced bets (ante {ante} + "
+                        f"largest blind {max(blinds)} = {forced}), got {stack}")
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """Blinds are listed from the small blind on (``(1, 2)``; a third entry is a straddle).
@@ -78,12 +95,11 @@ class GameConfig:
             raise GameError(f"game.ante: expected >= 0, got {self.ante}")
         if self.stack <= 0:
             raise GameError(f"game.stack: expected > 0, got {self.stack}")
-        forced = self.ante + max(blinds)
-        if forced >= self.stack:
-            # every hand would be all-in from the forced bets alone: nothing left to play
-            raise GameError(f"game.stack: expected more chips than the forced bets (ante "
-                            f"{self.ante} + largest blind {max(blinds)} = {forced}), got "
-                            f"{self.stack}")
+        if self.reset_stacks:
+            # With carried stacks (a tournament hand, whose blinds rise past the starting
+            # stack) a stack short of the forced bets posts all-in for less; a config refuses
+            # such a first hand itself, through check_first_hand.
+            check_first_hand(self.stack, blinds, self.ante)
         if self.cap is not None and self.cap < 1:
             raise GameError(f"game.cap: expected >= 1 or null, got {self.cap}")
         if self.is_limit:

@@ -31,6 +31,7 @@ class Domain(enum.IntEnum):
     LUCK = 4  # the luck correction's Monte Carlo runouts: (run seed, block, perm, hand)
     AIVAT = 5  # the value function's Monte Carlo runouts: (run seed, block, perm, hand)
     SECOND_STAGE = 6  # the run seed of a league pair's second stage: (league seed,)
+    TOURNAMENT = 7  # the match seed of a sit-and-go's table: (run seed, tournament, table)
 
 
 def _sequence(seed: int, domain: Domain, keys: tuple[int, ...]) -> np.random.SeedSequence:

@@ -229,7 +229,8 @@ def from_fields(data: dict[str, Any]) -> PHHHand:
     blinds = _int_list(data, "blinds_or_straddles", n)
     while blinds and blinds[-1] == 0:
         blinds.pop()
-    if len(blinds) < 2 or any(b <= 0 for b in blinds):
+    # one blind alone is a dead small blind (a tournament's dead button rule), never heads-up
+    if len(blinds) < (2 if n == 2 else 1) or any(b <= 0 for b in blinds):
         raise PHHError(f"unsupported blinds_or_straddles {data['blinds_or_straddles']}")
     try:
         game = _game(variant, data, tuple(blinds), antes[0], max(stacks))
