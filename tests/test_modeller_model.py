@@ -457,3 +457,15 @@ def test_all_called_reads_what_stepping_through_the_calls_gives(mode: Mode) -> N
     stepped = m.hand_at([*real, ours, *calls[:1]], (), Street.PREFLOP)
     assert pot == stepped.betting.pot
     assert all(np.array_equal(w, stepped.weights[s].weights) for s, w in weights.items())
+
+
+def test_each_hand_is_modelled_in_its_own_game() -> None:
+    # a tournament's blinds rise between hands: the hand's start says its game, and the
+    # model's picture of the betting (who posted what) follows it, not the first hand's
+    m = OpponentModeller(preflop_values=preflop_values())
+    m.start(BotContext(seat=0, names=("a", "b"), game=NOLIMIT))
+    later = GameConfig(variant="nolimit", blinds=(10, 20), stack=200, reset_stacks=False)
+    m.observe(HandStarted(3, 1, ("a", "b"), (150, 250), (True, True), later))
+    hand = m.hand()
+    assert hand.game == later
+    assert sorted(hand.betting.contributions) == [10, 20]

@@ -187,7 +187,8 @@ class HeuristicAgent(WarmsUp, BaseBot):
                                             obs.contributions[obs.seat]))
 
     def _hand_ended(self, event: HandEnded, context: BotContext) -> None:
-        net, big_blind = event.net[context.seat], max(context.game.blinds)
+        # this hand's big blind (a tournament's rise between hands), not the first hand's
+        net, big_blind = event.net[context.seat], max(self.modeller.hand().game.blinds)
         self.learners.hand_ended(net, big_blind)
         if self.equilibrium is not None:
             self.equilibrium.portfolio.end_hand(self.modeller.hand().betting.moves,

@@ -184,7 +184,8 @@ class OpponentModeller:
     def _hand_started(self, event: HandStarted) -> None:
         if self._context is None:
             raise ModellerError("observe(): call start(context) before the first hand")
-        self._path = [HandModel.start(self._context.game, event, self._context.seat,
+        # the hand's own game: a tournament's blinds and antes rise between hands
+        self._path = [HandModel.start(event.game, event, self._context.seat,
                                       self.params.size_edges)]
         self._records = []
         self._hand_number = event.hand_number
