@@ -23,8 +23,9 @@ SCRIPTS = ("common.js", "chart.js", "report.js")
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="holdem report", description=summary(__doc__ or ""))
-    p.add_argument("dir", type=Path)
-    p.add_argument("-o", "--output", type=Path, default=None)
+    p.add_argument("dir", type=Path, help="a run, league or exploit output directory")
+    p.add_argument("-o", "--output", type=Path, default=None,
+                   help="the HTML file to write (default DIR/report.html)")
     return p
 
 

@@ -26,8 +26,10 @@ class WebMissing(HoldemError, ImportError):
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="holdem serve", description=summary(__doc__ or ""))
     p.add_argument("dirs", nargs="*", type=Path, help="results directories (default results/)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this machine only; "
+                        "the pages have no log-in)")
+    p.add_argument("--port", type=int, default=8765, help="the port (default 8765)")
     p.add_argument("--sessions", type=Path, default=None,
                    help="where play sessions are written (default results/sessions)")
     p.add_argument("--idle", type=float, default=30.0,
