@@ -114,6 +114,12 @@ def test_the_wheel_plays_from_outside_the_repo(installed: Path, tmp_path: Path) 
     assert set(summary["players"]) == {"hero", "rival"}
     assert (tmp_path / "out" / "cumulative.png").is_file()
 
+    # the browser's pages and scripts ship: the offline report inlines them
+    report = _run(installed, tmp_path, "holdem", "report", "out")
+    assert report.returncode == 0, report.stderr
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "<script src" not in page and "hero" in page and "function" in page
+
     play = _run(installed, tmp_path, "holdem", "play", "--hands", "1", "--seed", "3",
                 "--opponent", "loki", stdin="c\n" * 12)
     assert play.returncode == 0, play.stderr
