@@ -31,6 +31,15 @@ function drawChart(container, xs, series, label) {
     add("polyline", { points: xs.map((x, i) => px(x) + "," + py(s.y[i])).join(" "),
                       fill: "none", stroke: c, "stroke-width": 1.6 });
   });
+  // which line is whose, without hovering: each name in its line's colour
+  // (set through the CSSOM: the page's CSP refuses style attributes)
+  const legend = Holdem.el("div", { class: "legend" });
+  series.forEach((s, k) => {
+    const key = Holdem.el("span", {}, "\u2014 " + s.name + "   ");
+    key.style.color = colours[k % colours.length];
+    legend.append(key);
+  });
+  container.insertBefore(legend, svg);
   const cursor = add("line", { x1: 0, x2: 0, y1: 10, y2: H - B, stroke: "#555",
                                "stroke-dasharray": "3,3", visibility: "hidden" });
   svg.addEventListener("mousemove", ev => {

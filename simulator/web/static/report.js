@@ -12,7 +12,7 @@
   } catch (e) { main.append(el("div", { class: "error" }, e.message)); return; }
   const link = (href, text) => data.offline ? el("span", {}, text) : el("a", { href }, text);
   if (data.kind === "run") {
-    main.append(el("h2", {}, "Run " + ref + ": " + data.deals + " deals, " + data.blocks + " blocks (" + data.unit + " per hand)"));
+    main.append(el("h2", {}, "Run " + ref + ": " + data.deals + " deals, " + data.blocks + " blocks (" + data.unit.replace(/_/g, " ") + " per hand)"));
     const t = el("table", { id: "winrates" }, el("tr", {}, ...["player", "hands", "raw [95% CI]",
       "luck-adjusted", "AIVAT", "faults"].map(h => el("th", {}, h))));
     for (const r of data.rows) t.append(el("tr", {}, el("td", {}, r.name), el("td", {}, r.hands),
@@ -23,7 +23,7 @@
     drawChart(chart, data.chart.hands, data.chart.series, "hover the chart for the figures");
     if (data.has_hands && !data.offline) main.append(el("p", {}, link("/replay?ref=" + encodeURIComponent(ref), "replay its hands")));
   } else if (data.kind === "league") {
-    main.append(el("h2", {}, "League " + ref + " (" + data.unit + " per hand, row vs column)"));
+    main.append(el("h2", {}, "League " + ref + " (" + data.unit.replace(/_/g, " ") + " per hand, row vs column)"));
     const t = el("table", { id: "crosstable" }, el("tr", {}, el("th", {}, ""), ...data.bots.map(b => el("th", {}, b))));
     for (const a of data.bots) {
       const row = el("tr", {}, el("th", {}, a));
@@ -38,7 +38,7 @@
     }
     main.append(t);
   } else if (data.kind === "exploit") {
-    main.append(el("h2", {}, "LBR against " + data.bot + " (" + data.unit + " per hand)"), el("p", {}, data.sign));
+    main.append(el("h2", {}, "LBR against " + data.bot + " (" + data.unit.replace(/_/g, " ") + " per hand)"), el("p", {}, data.sign));
     const t = el("table", { id: "lbr" }, el("tr", {}, ...["mode", "hands", "per hand [95% CI]", "mbb/g", "AIVAT mbb/g", "faults"].map(h => el("th", {}, h))));
     for (const r of data.runs) t.append(el("tr", {}, el("td", {}, link("/report?ref=" + encodeURIComponent(r.run), r.mode + (r.mode === data.headline ? " (headline)" : ""))),
       el("td", {}, r.hands), el("td", {}, interval(r.per_hand)), el("td", {}, interval(r.mbb)),
