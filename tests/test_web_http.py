@@ -222,3 +222,22 @@ def test_run_report_and_the_offline_file(served, capsys):
     fetched = html.replace("http://www.w3.org/2000/svg", "")  # SVG's namespace: a name only
     assert "<script src" not in html and "http://" not in fetched and "https://" not in html
     assert '"kind": "run"' in html and "drawChart" in html
+
+
+def test_a_replayed_step_carries_the_trace_of_the_decision_that_chose_it(served):
+    web, client, root = served
+    hand = client.get("/api/hand?ref=0/run&index=0").json()
+    assert hand["traced"] is False
+    names, steps = hand["names"], hand["steps"]
+    first = next(i for i, s in enumerate(steps) if i and s["what"].startswith(names[0] + ":"))
+    folder = root / "run" / "bots" / names[0]
+    folder.mkdir(parents=True)
+    head = '{"block":0,"perm":0,"hand":0,'
+    lines = [head + '"seat":0,"kind":"decision","chosen":"first"}',
+             '{"block":0,"perm":0,"hand":1,"seat":0,"kind":"decision","chosen":"other hand"}',
+             head + '"seat":0,"kind":"end"}', "garbage", head + "not json"]
+    (folder / "trace-b0-p0.jsonl").write_text("\n".join(lines) + "\n")
+    hand = client.get("/api/hand?ref=0/run&index=0").json()
+    assert hand["traced"] is True
+    assert hand["steps"][first]["reasoning"] == {"seat": 0, "trace": json.loads(lines[0])}
+    assert [s for s in hand["steps"] if "reasoning" in s] == [hand["steps"][first]]

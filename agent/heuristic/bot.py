@@ -178,8 +178,9 @@ class HeuristicAgent(WarmsUp, BaseBot):
             return
         self._decided = None
         if self._tracer is not None and self.context is not None:
+            # our own action re-weights no opponent: the picture is the decision's
             self._tracer.write(decision_record(self.context, obs, decided.rows,
-                                               decided.action))
+                                               decided.action, self.modeller.hand()))
         taken = Action(record.kind, record.amount) == decided.action
         share = decided.rows.cap_share(decided.index)
         if taken and share > 0:

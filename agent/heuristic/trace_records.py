@@ -12,8 +12,9 @@ from typing import Any, Protocol, TypedDict
 
 import numpy as np
 
-from agent.heuristic.traces import DecisionRecord, EndRecord
+from agent.heuristic.traces import DecisionRecord, EndRecord, RangeRecord
 from agent.modeller.hand import HandModel
+from agent.strength.ranges import class_weights
 from simulator import Action, ActionKind, BotContext, Observation, Policy, Street
 from simulator.core.cards import format_cards
 
@@ -59,14 +60,22 @@ class DecisionRows(Protocol):
 
 
 def decision_record(context: BotContext, obs: Observation, rows: DecisionRows,
-                    action: Action) -> DecisionRecord:
-    """The record of a decision from the rows it was drawn from."""
+                    action: Action, hand: HandModel) -> DecisionRecord:
+    """The record of a decision from the rows it was drawn from, with the ranges we believed
+    of the live opponents (``hand``: the modeller's picture at the decision)."""
     common: _Common = {"block": context.block, "perm": context.permutation,
                        "hand": obs.hand_number, "seat": obs.seat, "street": obs.street.label,
                        "hole": format_cards(obs.hole_cards), "board": format_cards(obs.board),
                        "pot": obs.pot, "to_call": obs.legal.call_amount,
                        "chosen": str(action)}
-    return DecisionRecord(**common, **rows.trace_fields(obs))
+    return DecisionRecord(**common, **rows.trace_fields(obs), ranges=ranges_of(obs, hand))
+
+
+def ranges_of(obs: Observation, hand: HandModel) -> list[RangeRecord]:
+    """Each live opponent's weights as the 169 classes' means (see :class:`RangeRecord`)."""
+    return [RangeRecord(opponent=hand.names[s],
+                        weights=class_weights(hand.weights[s].weights).round(5).tolist())
+            for s in obs.live_opponents if s in hand.weights]
 
 
 def end_record(context: BotContext, hand_number: int, hand: HandModel, net: int) -> EndRecord:

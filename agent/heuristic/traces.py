@@ -3,8 +3,8 @@
 With tracing on, the agent writes ``trace-b{block}-p{perm}.jsonl`` into its directory of the
 output dir (``<output>/bots/<seat name>/``). Each line is a :class:`DecisionRecord` (the
 hand and street, its strength, the pre-flop rules' view or every candidate's E with where
-its parameters came from, or, while it plays the equilibrium, that strategy's chances; the
-chosen action) or, last for a hand, an
+its parameters came from, or, while it plays the equilibrium, that strategy's chances; each
+live opponent's weights as the 169 classes' means; the chosen action) or, last for a hand, an
 :class:`EndRecord` (its public course and our result). Records are validated both ways: the
 agent writes only what the schema allows, and a reader refuses a malformed line with a
 :class:`TraceError` naming it. Off by default, and then it costs nothing: the agent never
@@ -104,6 +104,17 @@ class PreflopRecord(BaseModel):
     chances: dict[str, float]
 
 
+class RangeRecord(BaseModel):
+    """What we believe one live opponent holds: the mean weight of each of the 169 classes'
+    possible holdings, in ``agent.strength.ranges.HAND_CLASSES`` order (AA..22, AKs..32s,
+    AKo..32o), rounded to 5 decimals."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    opponent: str = Field(max_length=200)
+    weights: list[float] = Field(min_length=169, max_length=169)
+
+
 class DecisionRecord(_Record):
     """One decision (see the module docstring)."""
 
@@ -118,6 +129,7 @@ class DecisionRecord(_Record):
     continued_aggression: bool = False
     candidates: list[CandidateRecord] = []
     equilibrium: dict[str, float] | None = None  # the strategy's chances, in that mode
+    ranges: list[RangeRecord] = Field(default=[], max_length=9)  # absent in older traces
     chosen: str
 
     @model_serializer(mode="wrap")

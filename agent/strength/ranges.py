@@ -83,6 +83,27 @@ def class_holdings(name: str) -> np.ndarray:
     return np.flatnonzero(HOLDING_CLASS == HAND_CLASSES.index(name))
 
 
+def class_weights(weights: np.ndarray) -> np.ndarray:
+    """The (169,) mean weight of each class's possible holdings, in ``HAND_CLASSES`` order.
+
+    A holding of weight 0 clashes with known cards (a modeller's live holdings never weigh
+    0: their factors are floored), so it is left out of its class's mean; a class with no
+    possible holding weighs 0.
+
+    >>> w = np.zeros(NUM_HOLDINGS); w[class_holdings("AKs")[:2]] = (1.0, 0.5)
+    >>> cw = class_weights(w)
+    >>> float(cw[HAND_CLASSES.index("AKs")]), float(cw.sum())
+    (0.75, 0.75)
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (NUM_HOLDINGS,):
+        raise RangeError(f"weights of shape {w.shape}: expected ({NUM_HOLDINGS},)")
+    live = w > 0
+    sums = np.bincount(HOLDING_CLASS, weights=np.where(live, w, 0.0), minlength=169)
+    counts = np.bincount(HOLDING_CLASS, weights=live.astype(np.float64), minlength=169)
+    return np.divide(sums, counts, out=np.zeros(169), where=counts > 0)
+
+
 # --- range notation -------------------------------------------------------------------------
 
 _R = "[2-9TJQKAtjqka]"

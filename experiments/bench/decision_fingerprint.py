@@ -61,8 +61,13 @@ def fingerprint(out: Path, scale: float) -> int:
                                     "net": list(result.net)}) + "\n")
             for trace in sorted(directory.glob("*/trace-*.jsonl")):
                 for line in trace.read_text(encoding="utf-8").splitlines():
+                    record = json.loads(line)
+                    # the opponents' class ranges joined the trace later: left out, so that
+                    # files written before and after them compare (the weights behind each
+                    # decision already show in its strength and every candidate's E)
+                    record.pop("ranges", None)
                     f.write(json.dumps({"match": name, "bot": trace.parent.name,
-                                        **json.loads(line)}) + "\n")
+                                        **record}) + "\n")
                     decisions += 1
     return decisions
 

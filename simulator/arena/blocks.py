@@ -129,6 +129,8 @@ class BlockOutcome:
     block: int
     record: BlockRecord | None
     histories: list[Any] = field(default_factory=list)
+    # each history's place in the run, written with it as PHH's user-defined fields
+    history_tags: list[dict[str, int]] = field(default_factory=list)
     error: str | None = None
     bot_fault: bool = False
     failure: dict[str, Any] | None = None
@@ -315,6 +317,8 @@ def play_block(config: TournamentConfig, block: int, *, keep_histories: bool = F
         tested=_tested(seatings, n) if aivat_measured(config) else None,
         faults=[f for seating in seatings for f in seating.faults]).prepare(config.names, n)
     outcome.histories = [h for seating in seatings for h in seating.histories]
+    outcome.history_tags = [{"_block": block, "_perm": seating.perm} for seating in seatings
+                            for _ in seating.histories]
     return outcome
 
 

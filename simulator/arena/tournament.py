@@ -574,8 +574,9 @@ def _play_blocks(config: TournamentConfig, store: RunStore,
             return  # a failed block (a gap that --resume fills), or a write that failed
         texts = None
         if write_histories is not None:
-            def texts(start: int, histories: list[Any] = outcome.histories) -> str:
-                return write_histories(histories, start)
+            def texts(start: int, histories: list[Any] = outcome.histories,
+                      tags: list[dict[str, int]] = outcome.history_tags) -> str:
+                return write_histories(histories, start, tags)
         with _writing(broken):
             store.append(outcome.record, len(config.seats), texts)
         for line in watch.add(outcome.block, outcome.record.honesty, outcome.record.policies):

@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
@@ -145,14 +145,24 @@ def _toml_value(value: Any) -> str:
     raise TypeError(f"cannot write {value!r} as PHH")
 
 
-def dumps(history: Any) -> str:
-    """One hand as PHH text."""
-    return "".join(f"{k} = {_toml_value(v)}\n" for k, v in hand_fields(history).items())
+def dumps(history: Any, tags: Mapping[str, int] | None = None) -> str:
+    """One hand as PHH text; ``tags`` are user-defined fields (names starting with ``_``,
+    which a PHH reader keeps or skips), such as where in a run the hand was played."""
+    fields = hand_fields(history)
+    for key, value in (tags or {}).items():
+        if not key.startswith("_"):
+            raise ValueError(f"PHH tag {key!r}: a user-defined field starts with '_'")
+        fields[key] = value
+    return "".join(f"{k} = {_toml_value(v)}\n" for k, v in fields.items())
 
 
-def dumps_all(histories: Iterable[Any], start: int = 1) -> str:
-    """Many hands as one PHHS text: tables ``[1]``, ``[2]``, ..."""
-    return "\n".join(f"[{i}]\n{dumps(h)}" for i, h in enumerate(histories, start))
+def dumps_all(histories: Iterable[Any], start: int = 1,
+              tags: Sequence[Mapping[str, int]] | None = None) -> str:
+    """Many hands as one PHHS text: tables ``[1]``, ``[2]``, ..., each with its ``tags``."""
+    hands = list(histories)
+    every = tags if tags is not None else [{}] * len(hands)
+    return "\n".join(f"[{i}]\n{dumps(h, t)}"
+                     for i, (h, t) in enumerate(zip(hands, every, strict=True), start))
 
 
 # --- reading -------------------------------------------------------------------------------

@@ -30,7 +30,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from simulator.core.errors import HoldemError
 from simulator.play.registry import registered
 from simulator.web.paths import NotFound, Roots, kind_of
-from simulator.web.replays import HISTORY_FILE, hand_list, read_hands, replay_view
+from simulator.web.replays import (
+    HISTORY_FILE,
+    TraceLocator,
+    hand_list,
+    read_hands,
+    replay_view,
+)
 from simulator.web.reports import report_of
 from simulator.web.tables import BadRequest, Conflict, Tables, parse_request
 
@@ -186,11 +192,30 @@ class WebApp:
         index_text = request.query_params.get("index", "")
         if not index_text.isdigit():
             raise BadRequest("index: expected a hand number")
-        hands = await anyio.to_thread.run_sync(read_hands, self._history(ref))
+        history = self._history(ref)
+        hands = await anyio.to_thread.run_sync(read_hands, history)
         index = int(index_text)
         if index >= len(hands):
             raise NotFound(f"{ref}: no hand {index} (it has {len(hands)})")
-        return JSONResponse(replay_view(hands[index], index))
+        locate = self._trace_locator(history)
+        view = await anyio.to_thread.run_sync(lambda: replay_view(hands[index], index, locate))
+        return JSONResponse(view)
+
+    def _trace_locator(self, history: Path) -> TraceLocator:
+        """Where the bots of the run holding ``history`` wrote their traces: found through
+        the same checks as any served path, so a player's name cannot lead out."""
+        index = next((i for i, d in enumerate(self.roots.dirs) if history.is_relative_to(d)),
+                     None)
+
+        def locate(name: str, block: int, perm: int) -> Path | None:
+            if index is None:
+                return None
+            folder = self.roots.ref(index, history.parent)
+            try:
+                return self.roots.resolve(f"{folder}/bots/{name}/trace-b{block}-p{perm}.jsonl")
+            except NotFound:
+                return None
+        return locate
 
     # --- games ------------------------------------------------------------------------------
 

@@ -18,6 +18,8 @@ too large or a hand that does not replay is one message, never a traceback.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,11 @@ from simulator.web.tables import card_list
 
 MAX_PHH_BYTES = 64 << 20  # a run of 10,000 hands is about 4 MB
 HISTORY_FILE = "hands.phhs"
+MAX_TRACE_BYTES = 256 << 20  # an agent's trace of 10,000 hands is about 50 MB
+MAX_TRACE_RECORD = 1 << 20  # one decision's line: 9 ranges of 169 weights are about 10 KB
+
+TraceLocator = Callable[[str, int, int], Path | None]
+"""The trace file a seat's bot wrote for a block and permutation (None: there is none)."""
 
 
 def read_hands(path: Path) -> list[PHHHand]:
@@ -66,9 +73,11 @@ def hand_list(hands: list[PHHHand]) -> list[dict[str, Any]]:
     return out
 
 
-def hand_steps(hand: PHHHand) -> list[dict[str, Any]]:
+def hand_steps(hand: PHHHand, traces: dict[int, list[dict[str, Any]]] | None = None
+               ) -> list[dict[str, Any]]:
     """The hand's states, from the blinds to the end: what was done, pot, stacks, bets,
-    board and who holds cards at each."""
+    board and who holds cards at each; an action's step carries the trace record of the
+    decision that chose it when ``traces`` (by player, in decision order) has one."""
     n = len(hand.starting_stacks)
     names = names_of(hand)
     try:
@@ -85,7 +94,10 @@ def hand_steps(hand: PHHHand) -> list[dict[str, Any]]:
             state.apply(action)
         except ValueError as exc:
             raise PHHError(f"the hand does not replay: {line!r}: {exc}") from None
-        steps.append(_step(state, f"{names[p]}: {action}", holes))
+        step = _step(state, f"{names[p]}: {action}", holes)
+        if traces and traces.get(p):
+            step["reasoning"] = {"seat": p, "trace": traces[p].pop(0)}
+        steps.append(step)
     return steps
 
 
@@ -96,6 +108,57 @@ def _step(state: HandState, what: str, holes: list[list[str] | None]) -> dict[st
             "finished": state.finished}
 
 
-def replay_view(hand: PHHHand, index: int) -> dict[str, Any]:
-    return {"index": index, "names": names_of(hand), "steps": hand_steps(hand),
-            "variant": hand.game.variant}
+def replay_view(hand: PHHHand, index: int, locate: TraceLocator | None = None
+                ) -> dict[str, Any]:
+    traces = hand_traces(hand, locate) if locate is not None else None
+    return {"index": index, "names": names_of(hand), "steps": hand_steps(hand, traces),
+            "variant": hand.game.variant, "traced": bool(traces)}
+
+
+def hand_traces(hand: PHHHand, locate: TraceLocator) -> dict[int, list[dict[str, Any]]]:
+    """Each player's decision records of this hand, from the trace its bot wrote (the
+    heuristic agent's, with ``trace: true``), found by the hand's ``_block``, ``_perm`` (0 in
+    a play session, which has one of each) and ``hand`` fields."""
+    extra = hand.extra
+    where = [extra.get(k, 0) for k in ("_block", "_perm", "hand")]
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in where):
+        return {}
+    block, perm, number = where
+    out: dict[int, list[dict[str, Any]]] = {}
+    for p, name in enumerate(names_of(hand)):
+        path = locate(name, block, perm)
+        if path is not None:
+            records = _decisions(path, block, perm, number)
+            if records:
+                out[p] = records
+    return out
+
+
+def _decisions(path: Path, block: int, perm: int, hand: int) -> list[dict[str, Any]]:
+    """The decision records of one hand in a trace file (unreadable lines skipped). A
+    record's line starts with its block, permutation and hand, the schema's first fields,
+    so the hand's lines are found without parsing the others."""
+    try:
+        data = read_regular(path, MAX_TRACE_BYTES)
+    except (OSError, FileRefused):
+        return []
+    prefix = f'{{"block":{block},"perm":{perm},"hand":{hand},'.encode()
+    out: list[dict[str, Any]] = []
+    at = data.find(prefix)
+    while at >= 0:
+        if at == 0 or data[at - 1:at] == b"\n":
+            end = data.find(b"\n", at)
+            line = data[at:end if end >= 0 else len(data)]
+            record = _record(line) if len(line) <= MAX_TRACE_RECORD else None
+            if record is not None:
+                out.append(record)
+        at = data.find(prefix, at + 1)
+    return out
+
+
+def _record(line: bytes) -> dict[str, Any] | None:
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return record if isinstance(record, dict) and record.get("kind") == "decision" else None

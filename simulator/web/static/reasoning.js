@@ -33,18 +33,36 @@ function renderReasoning(d) {
   }
   return box;
 }
+// A trace record's row of action probabilities: the candidates' chances after the flop, the
+// pre-flop rules' chances, or the equilibrium's.
+function traceRow(tr) {
+  if (tr.candidates && tr.candidates.length)
+    return { actions: tr.candidates.map(c => c.action), probs: tr.candidates.map(c => c.chance) };
+  const chances = (tr.preflop && tr.preflop.chances) || tr.equilibrium;
+  return chances ? { actions: Object.keys(chances), probs: Object.values(chances) } : {};
+}
+// The 169 classes in the trace's order: pairs AA..22, then suited and offsuit hands by high
+// card, then kicker, descending (agent.strength.ranges.HAND_CLASSES).
+const RANKS = "AKQJT98765432";
+const CLASS_ORDER = (() => {
+  const out = [];
+  for (let i = 0; i < 13; i++) out.push(RANKS[i] + RANKS[i]);
+  for (const tail of ["s", "o"])
+    for (let i = 0; i < 13; i++) for (let j = i + 1; j < 13; j++) out.push(RANKS[i] + RANKS[j] + tail);
+  return out;
+})();
 // The 169 classes as a 13x13 grid: pairs on the diagonal, suited above, offsuit below.
 function rangeGrid(r) {
   const { el } = Holdem;
-  const ranks = "AKQJT98765432";
-  const wrap = el("div", {}, el("p", {}, "range of " + r.opponent + " (weight per class)"));
+  const wrap = el("div", { class: "range-box" },
+    el("p", {}, "range of " + r.opponent + " (mean weight of each class's possible holdings)"));
   const grid = el("div", { class: "grid range" });
   const top = Math.max(...r.weights, 1e-9);
   for (let i = 0; i < 13; i++) for (let j = 0; j < 13; j++) {
-    const name = i === j ? ranks[i] + ranks[j] : i < j ? ranks[i] + ranks[j] + "s" : ranks[j] + ranks[i] + "o";
-    const w = r.weights[r.classes.indexOf(name)];
+    const name = i === j ? RANKS[i] + RANKS[j] : i < j ? RANKS[i] + RANKS[j] + "s" : RANKS[j] + RANKS[i] + "o";
+    const w = r.weights[CLASS_ORDER.indexOf(name)];
     const shade = Math.round(255 - 200 * w / top);
-    const cell = el("div", { title: name + ": " + w.toFixed(4) }, name);
+    const cell = el("div", { class: "range-cell", title: name + ": " + w.toFixed(5) }, name);
     cell.style.background = "rgb(255," + shade + "," + shade + ")";
     grid.append(cell);
   }

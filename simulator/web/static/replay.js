@@ -16,7 +16,8 @@
   const where = el("div", { id: "where" });
   const back = el("button", { id: "back", type: "button" }, "◀ back");
   const fwd = el("button", { id: "forward", type: "button" }, "forward ▶");
-  main.append(el("p", {}, picker), el("div", { class: "controls" }, back, fwd, where), felt);
+  const why = el("div", { id: "step-reasoning" });
+  main.append(el("p", {}, picker), el("div", { class: "controls" }, back, fwd, where), felt, why);
   let hand = null, at = 0;
   function show() {
     const s = hand.steps[at];
@@ -29,6 +30,15 @@
                    ...s.board.map(card)));
     where.textContent = "step " + at + " of " + (hand.steps.length - 1) + ": " + s.what;
     back.disabled = at === 0; fwd.disabled = at === hand.steps.length - 1;
+    why.replaceChildren();
+    if (s.reasoning) {
+      const tr = s.reasoning.trace;
+      why.append(renderReasoning({ name: hand.names[s.reasoning.seat], street: tr.street,
+                                   chosen: tr.chosen, ...traceRow(tr), trace: tr }));
+    } else if (hand.traced === false && at > 0) {
+      why.append(el("p", { class: "note" }, "No reasoning for this hand: the heuristic agent " +
+        "writes it with params: {trace: true}."));
+    }
   }
   async function load() {
     try { hand = await api("/api/hand?ref=" + encodeURIComponent(ref) + "&index=" + picker.value); }
