@@ -44,6 +44,7 @@ from agent.heuristic.selector import SelectorParams
 from agent.heuristic.trust import TrustParams
 from agent.modeller import ModellerParams
 from agent.preflop.params import PreflopParams, load_preflop_params
+from agent.tournament.params import TournamentParams
 from simulator import HoldemError
 from simulator.core.packaged import packaged_file
 from simulator.core.validation import (
@@ -80,6 +81,7 @@ class AgentParams(BaseModel):
     trust: TrustParams
     calibration: CalibrationParams
     defense: DefenseParams
+    tournament: TournamentParams
     modeller: dict[str, Any]
     preflop: dict[str, Any]
 
