@@ -9,10 +9,10 @@ from scipy.optimize import linprog
 
 from agent.heuristic.bot import HeuristicAgent
 from agent.heuristic.e_value import EParams
+from agent.heuristic.tournament.params import TournamentParams
+from agent.heuristic.tournament.prize_equity import TableChips, outcome_values
+from agent.heuristic.tournament.push_fold import short_spot
 from agent.strength.ranges import HAND_CLASSES, HOLDING_CLASS
-from agent.tournament.params import TournamentParams
-from agent.tournament.prize_equity import TableChips, outcome_values
-from agent.tournament.push_fold import short_spot
 from simulator import BotContext, GameConfig, TournamentView
 from simulator.core.cards import HOLDINGS
 from simulator.core.events import HandStarted

@@ -41,10 +41,10 @@ from agent.heuristic.deviation import PortfolioParams
 from agent.heuristic.evaluation_params import EvaluationParams
 from agent.heuristic.fold_cap import FoldCapParams
 from agent.heuristic.selector import SelectorParams
+from agent.heuristic.tournament.params import TournamentParams
 from agent.heuristic.trust import TrustParams
 from agent.modeller import ModellerParams
 from agent.preflop.params import PreflopParams, load_preflop_params
-from agent.tournament.params import TournamentParams
 from simulator import HoldemError
 from simulator.core.packaged import packaged_file
 from simulator.core.validation import (

@@ -2,10 +2,9 @@
 
 A decision is a pipeline of pure steps over typed records: pre-flop the rules with the
 defence (:mod:`agent.heuristic.preflop_policy`), after the flop the views, the strength, E and the
-selector (:mod:`agent.heuristic.postflop`). In a tournament hand, a short stack's pre-flop
-is push or fold (:mod:`agent.tournament.push_fold`). Which optional parts take part (the showdown
-calibration,
-the fold cap) follows from the parameters, so it is chosen here, once, and each part the
+selector (:mod:`agent.heuristic.postflop`). In a tournament hand, a short stack's
+pre-flop is push or fold (:mod:`agent.heuristic.tournament.push_fold`). Which optional parts
+take part (the showdown calibration, the fold cap) follows from the parameters, so it is chosen here, once, and each part the
 steps read is built here: the opponents' answers to a raise, the cached pre-flop reach.
 """
 
@@ -26,9 +25,9 @@ from agent.heuristic.preflop_policy import (
     preflop_rows,
     raise_answers,
 )
+from agent.heuristic.tournament.push_fold import PushFoldRows, push_fold_rows, short_spot
 from agent.modeller import OpponentModeller
 from agent.preflop.expert import PreflopExpert
-from agent.tournament.push_fold import PushFoldRows, push_fold_rows, short_spot
 from simulator import Observation, Street
 
 Rows = PreflopRows | PostflopRows | PushFoldRows

@@ -11,7 +11,7 @@ it,
 4. **Selection** (:mod:`agent.heuristic.selector`): each holding's chance of each candidate.
 
 In a tournament hand with ``tournament.equity``, E is valued in prize equity before the
-selection: ICM on the stack each ending leaves (:mod:`agent.tournament.prize_equity`).
+selection: ICM on the stack each ending leaves (:mod:`agent.heuristic.tournament.prize_equity`).
 
 Every step reads; nothing writes. The modeller is asked for its picture of the hand at the
 observation (which may hold actions the hand never saw) and for its learned frequencies and
@@ -33,6 +33,7 @@ from agent.heuristic.fold_cap import FoldCap, capped, fold_share, may_fold
 from agent.heuristic.opponents import OpponentView, facing_our_bet, weak_shares
 from agent.heuristic.params import AgentParams
 from agent.heuristic.selector import probabilities
+from agent.heuristic.tournament.prize_equity import TableChips, outcome_values
 from agent.heuristic.traces import CandidateRecord, StrengthRecord
 from agent.heuristic.trust import RangeTrust, mixed
 from agent.modeller import ChainAnswer, OpponentModeller
@@ -40,7 +41,6 @@ from agent.modeller.hand import HandModel
 from agent.strength.ehs import ehs_formulas
 from agent.strength.range_strength import RangeStrength, hs_against_tops, range_strength
 from agent.strength.values import board_values
-from agent.tournament.prize_equity import TableChips, outcome_values
 from simulator import Action, GameConfig, Observation, Policy, Street
 from simulator.core.betting import Betting
 from simulator.core.cards import NUM_HOLDINGS, clashing_holdings

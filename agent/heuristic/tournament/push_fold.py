@@ -8,7 +8,7 @@ yet: we **push** all-in or fold) or one player has raised and nobody has called 
 agent's own pipeline decides.
 
 **The ranges.** The players' ranges are those of the heads-up push-or-fold game at the
-effective stack (:mod:`agent.tournament.push_fold_nash`): a pusher is credited with the
+effective stack (:mod:`agent.heuristic.tournament.push_fold_nash`): a pusher is credited with the
 equilibrium's pushing range. Facing our push, each opponent behind calls with the holdings
 whose all-in equity against that range pays for the call, in chips, or in prize equity
 when ``equity`` is on (its ICM on the stacks the call's win and loss leave, against its fold's);
@@ -18,8 +18,8 @@ the first opponent who calls is the one we play (a second caller is not modelled
 worth of taking the pot, plus for each opponent the chance it is the first to call times
 our all-in equity against its calling range (card removal exact, from the pre-flop table)
 between the worths of winning and losing; a call likewise against the pusher's range. The
-worth of a stack is its chips, or its ICM equity with ``equity`` on (:mod:`agent.tournament
-.prize_equity`). We push or call where that beats folding. Heads-up this is the best
+worth of a stack is its chips, or its ICM equity with ``equity`` on
+(:mod:`agent.heuristic.tournament.prize_equity`). We push or call where that beats folding. Heads-up this is the best
 response to the equilibrium's caller, which is the equilibrium's pusher again: the agent's
 heads-up ranges are those of the push-or-fold equilibrium (a test checks them against an
 exact linear programme).
@@ -34,10 +34,10 @@ from typing import Literal
 
 import numpy as np
 
+from agent.heuristic.tournament.params import TournamentParams
+from agent.heuristic.tournament.prize_equity import TableChips
+from agent.heuristic.tournament.push_fold_nash import push_fold_equilibrium
 from agent.heuristic.traces import CandidateRecord
-from agent.tournament.params import TournamentParams
-from agent.tournament.prize_equity import TableChips
-from agent.tournament.push_fold_nash import push_fold_equilibrium
 from simulator import Action, ActionKind, Observation, Policy, Street
 from simulator.core.preflop_equity import clashes, preflop_table
 

@@ -19,4 +19,4 @@ class TournamentParams(BaseModel):
     push_fold_bb: float = Field(ge=0, le=100)
     """Pre-flop, at or below this effective stack in big blinds, an unopened pot is pushed or
     folded and a lone all-in (or a raise from a stack that short) is called or folded, by the
-    push-or-fold game (:mod:`agent.tournament.push_fold`); 0: never."""
+    push-or-fold game (:mod:`agent.heuristic.tournament.push_fold`); 0: never."""
