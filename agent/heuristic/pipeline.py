@@ -4,8 +4,9 @@ A decision is a pipeline of pure steps over typed records: pre-flop the rules wi
 defence (:mod:`agent.heuristic.preflop_policy`), after the flop the views, the strength, E and the
 selector (:mod:`agent.heuristic.postflop`). In a tournament hand, a short stack's
 pre-flop is push or fold (:mod:`agent.heuristic.tournament.push_fold`). Which optional parts
-take part (the showdown calibration, the fold cap) follows from the parameters, so it is chosen here, once, and each part the
-steps read is built here: the opponents' answers to a raise, the cached pre-flop reach.
+take part (the showdown calibration, the fold cap) follows from the parameters, so it is
+chosen here, once, and each part the steps read is built here: the opponents' answers to a
+raise, the cached pre-flop reach.
 """
 
 from __future__ import annotations

@@ -19,10 +19,10 @@ worth of taking the pot, plus for each opponent the chance it is the first to ca
 our all-in equity against its calling range (card removal exact, from the pre-flop table)
 between the worths of winning and losing; a call likewise against the pusher's range. The
 worth of a stack is its chips, or its ICM equity with ``equity`` on
-(:mod:`agent.heuristic.tournament.prize_equity`). We push or call where that beats folding. Heads-up this is the best
-response to the equilibrium's caller, which is the equilibrium's pusher again: the agent's
-heads-up ranges are those of the push-or-fold equilibrium (a test checks them against an
-exact linear programme).
+(:mod:`agent.heuristic.tournament.prize_equity`). We push or call where that beats folding.
+Heads-up this is the best response to the equilibrium's caller, which is the equilibrium's
+pusher again: the agent's heads-up ranges are those of the push-or-fold equilibrium (a test
+checks them against an exact linear programme).
 """
 
 from __future__ import annotations
