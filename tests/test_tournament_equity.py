@@ -94,7 +94,9 @@ def _agent_range(depth: int, facing: bool) -> np.ndarray:
                       tournament=TournamentView((390.0, 210.0)))
     if facing:
         state.raise_to(20 * depth)
-    obs = state.observation(state.actor)
+    actor = state.actor
+    assert actor is not None
+    obs = state.observation(actor)
     agent = HeuristicAgent(seed=1)
     agent.start(BotContext(obs.seat, ("a", "b"), game))
     agent.observe(HandStarted(0, 0, ("a", "b"), (20 * depth,) * 2, (True, True), game))
