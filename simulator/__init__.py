@@ -30,6 +30,7 @@ from simulator.core.events import (
 from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.streets import Street
+from simulator.core.tournament_view import TournamentView
 from simulator.play.protocol import (
     BaseBot,
     Bot,
@@ -47,5 +48,5 @@ __all__ = [
     "BotContext", "Event", "GameConfig", "HandEnded", "HandStarted", "HoldemError",
     "HoleCardsDealt", "IllegalActionError", "LearningBot", "LegalActions", "Observation",
     "Policy", "PolicyBot", "StepWithPolicyBot",
-    "PolicyError", "RaiseRange", "Showdown", "Street",
+    "PolicyError", "RaiseRange", "Showdown", "Street", "TournamentView",
 ]

@@ -41,6 +41,7 @@ from agent.heuristic.deviation import PortfolioParams
 from agent.heuristic.evaluation_params import EvaluationParams
 from agent.heuristic.fold_cap import FoldCapParams
 from agent.heuristic.selector import SelectorParams
+from agent.heuristic.tournament.params import TournamentParams
 from agent.heuristic.trust import TrustParams
 from agent.modeller import ModellerParams
 from agent.preflop.params import PreflopParams, load_preflop_params
@@ -80,6 +81,7 @@ class AgentParams(BaseModel):
     trust: TrustParams
     calibration: CalibrationParams
     defense: DefenseParams
+    tournament: TournamentParams
     modeller: dict[str, Any]
     preflop: dict[str, Any]
 

@@ -2,10 +2,11 @@
 
 A decision is a pipeline of pure steps over typed records: pre-flop the rules with the
 defence (:mod:`agent.heuristic.preflop_policy`), after the flop the views, the strength, E and the
-selector (:mod:`agent.heuristic.postflop`). Which optional parts take part (the showdown
-calibration,
-the fold cap) follows from the parameters, so it is chosen here, once, and each part the
-steps read is built here: the opponents' answers to a raise, the cached pre-flop reach.
+selector (:mod:`agent.heuristic.postflop`). In a tournament hand, a short stack's
+pre-flop is push or fold (:mod:`agent.heuristic.tournament.push_fold`). Which optional parts
+take part (the showdown calibration, the fold cap) follows from the parameters, so it is
+chosen here, once, and each part the steps read is built here: the opponents' answers to a
+raise, the cached pre-flop reach.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ from agent.heuristic.preflop_policy import (
     preflop_rows,
     raise_answers,
 )
+from agent.heuristic.tournament.push_fold import PushFoldRows, push_fold_rows, short_spot
 from agent.modeller import OpponentModeller
 from agent.preflop.expert import PreflopExpert
 from simulator import Observation, Street
 
-Rows = PreflopRows | PostflopRows
+Rows = PreflopRows | PostflopRows | PushFoldRows
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,9 @@ class Pipeline:
         """The decision at ``obs`` for each holding (indices)."""
         path = self.postflop.modeller.path_of(obs)
         if obs.street is Street.PREFLOP:
+            short = short_spot(obs, self.params.tournament)  # None outside tournaments
+            if short is not None:
+                return push_fold_rows(obs, short, self.params.tournament, holdings)
             return preflop_rows(obs, path, self.expert, self.params.defense, holdings,
                                 self.answers)
         return postflop_rows(obs, path, self.postflop, holdings)

@@ -10,6 +10,9 @@ it,
    heuristics or from the chain store.
 4. **Selection** (:mod:`agent.heuristic.selector`): each holding's chance of each candidate.
 
+In a tournament hand with ``tournament.equity``, E is valued in prize equity before the
+selection: ICM on the stack each ending leaves (:mod:`agent.heuristic.tournament.prize_equity`).
+
 Every step reads; nothing writes. The modeller is asked for its picture of the hand at the
 observation (which may hold actions the hand never saw) and for its learned frequencies and
 chains.
@@ -30,6 +33,7 @@ from agent.heuristic.fold_cap import FoldCap, capped, fold_share, may_fold
 from agent.heuristic.opponents import OpponentView, facing_our_bet, weak_shares
 from agent.heuristic.params import AgentParams
 from agent.heuristic.selector import probabilities
+from agent.heuristic.tournament.prize_equity import TableChips, outcome_values
 from agent.heuristic.traces import CandidateRecord, StrengthRecord
 from agent.heuristic.trust import RangeTrust, mixed
 from agent.modeller import ChainAnswer, OpponentModeller
@@ -213,6 +217,9 @@ def postflop_rows(obs: Observation, path: Sequence[HandModel], parts: PostflopPa
     estimates = tuple(from_chains(cands, guesses, answers, obs.contributions[obs.seat],
                                   values.ehs_prime[holdings], ev))
     e = np.array([_over(x.value, holdings.shape) for x in estimates])
+    chips = TableChips.of(obs) if params.tournament.equity else None
+    if chips is not None:  # a tournament's hand: E in prize equity (chip-equivalents)
+        e = outcome_values(chips, estimates, holdings.shape)
     continuing = spot.to_call == 0 and hand.betting.previous_raiser() == obs.seat
     chances = probabilities(cands, e, spot.scale, params.selector, continuing)
     cap_moved = None

@@ -15,6 +15,11 @@ hand's number at that table (``deal_cards`` over the table's seats), so a duplic
 replays the same cards per seat while the tables' play goes the same way. Each tournament
 builds fresh bots (seeded by tournament, rotation and entrant), so tournaments are
 independent and an interval over them is honest.
+
+Every observation of a tournament hand carries a
+:class:`~simulator.core.tournament_view.TournamentView`: the prizes of the places still to be
+paid and the chips of the players left who are not dealt into the hand, so a bot may price
+its decisions in prize equity (ICM).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from simulator.core.deal import deal_cards
 from simulator.core.game import GameConfig
 from simulator.core.records import BotFault, HandHistory
 from simulator.core.seeds import Domain, derive_seed
+from simulator.core.tournament_view import TournamentView
 from simulator.play.match import (  # the guard of bot calls and the start and close of bots
     _close_bots,
     _Guard,
@@ -170,7 +176,8 @@ class Freezeout:
         self._guard.names = tuple(names)
         result = play_hand(game, bots, stacks, positions.button, deal, table.hand, names,
                            on_bot_error=self.config.on_bot_error,
-                           bot_timeout=self.config.bot_timeout, guard=self._guard)
+                           bot_timeout=self.config.bot_timeout, guard=self._guard,
+                           tournament=self._view(table, stacks, level))
         self.faults += len(result.faults)
         for s, e in enumerate(table.seats):
             if e is not None and stacks[s] > 0:
@@ -179,6 +186,17 @@ class Freezeout:
         table.hand += 1
         if self.keep_hands:
             self.hands.append(PlayedHand(t, level + 1, result.history))
+
+    def _view(self, table: _Table, stacks: Sequence[int], level: int) -> TournamentView:
+        """What this hand's observations tell of the tournament: the prizes of the places
+        still to be paid and the chips of the players left who are not dealt in (other
+        tables, or waiting at this one), as they stand before the hand."""
+        dealt = {e for s, e in enumerate(table.seats) if e is not None and stacks[s] > 0}
+        left = self._left()
+        pool = self.config.buy_in * len(self.chips)
+        paid = tuple(pool * p / 100 for p in self.config.payouts[:len(left)])
+        others = tuple(self.chips[e] for e in left if e not in dealt and self.chips[e] > 0)
+        return TournamentView(paid, others, level + 1)
 
     # --- rounds -----------------------------------------------------------------------------
 

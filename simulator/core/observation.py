@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from simulator.core.actions import ActionRecord, LegalActions
 from simulator.core.game import GameConfig
 from simulator.core.streets import Street
+from simulator.core.tournament_view import TournamentView
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,9 @@ class Observation:
     ``contributions`` each seat's total chips in the pot this hand (blinds and antes
     included); ``pot`` the total in the middle, this round's bets included. ``active`` marks
     seats still holding cards (not folded, and dealt in). ``history`` holds every action of the
-    hand so far, blinds and antes excluded.
+    hand so far, blinds and antes excluded. ``tournament`` is None in ring games; in a
+    freezeout or sit-and-go it holds the prizes and the other players' stacks
+    (:class:`~simulator.core.tournament_view.TournamentView`).
     """
 
     seat: int
@@ -38,6 +41,7 @@ class Observation:
     active: tuple[bool, ...]
     history: tuple[ActionRecord, ...]
     legal: LegalActions
+    tournament: TournamentView | None = None  # a freezeout's prizes and other stacks
 
     @property
     def num_seats(self) -> int:

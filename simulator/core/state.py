@@ -60,6 +60,7 @@ from simulator.core.observation import Observation
 from simulator.core.positions import table_order
 from simulator.core.pots import showdown_payout
 from simulator.core.streets import Street
+from simulator.core.tournament_view import TournamentView
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,11 @@ class HandState:
 
     def __init__(self, game: GameConfig, stacks: Sequence[int], button: int,
                  holes: Sequence[tuple[int, int] | None], board: Sequence[int], *,
-                 hand_number: int = 0, dealt_in: Sequence[bool] | None = None) -> None:
+                 hand_number: int = 0, dealt_in: Sequence[bool] | None = None,
+                 tournament: TournamentView | None = None) -> None:
         n = len(stacks)
         self.game, self.num_seats, self.button, self.hand_number = game, n, button, hand_number
+        self.tournament = tournament  # handed to every observation as it is (frozen)
         self.dealt_in = tuple(bool(s > 0) for s in stacks) if dealt_in is None else tuple(
             bool(d) for d in dealt_in)
         if len(self.dealt_in) != n or len(holes) != n:
@@ -200,7 +203,7 @@ class HandState:
             street=self.street, pot=sum(self._contributions), stacks=tuple(self._stacks),
             bets=tuple(self._bets), contributions=tuple(self._contributions),
             active=tuple(self._active), history=tuple(self._shared_history),
-            legal=self.legal_actions().copy())
+            legal=self.legal_actions().copy(), tournament=self.tournament)
 
     @property
     def last_shared_record(self) -> ActionRecord:
@@ -493,7 +496,7 @@ def observations_along(obs: Observation, only: Collection[int] | None = None
             holes.append((next(spare), next(spare)) if dealt[s] else None)
     board = tuple(obs.board) + tuple(next(spare) for _ in range(5 - len(obs.board)))
     state = HandState(obs.game, start, obs.button, holes, board,
-                      hand_number=obs.hand_number, dealt_in=dealt)
+                      hand_number=obs.hand_number, dealt_in=dealt, tournament=obs.tournament)
     wanted = range(len(obs.history) + 1) if only is None else frozenset(only)
     last = max(wanted, default=-1)
     out: list[Observation] = []

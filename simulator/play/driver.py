@@ -45,6 +45,7 @@ from simulator.core.game import GameConfig
 from simulator.core.observation import Observation
 from simulator.core.records import BotFault, HandHistory, HandResult
 from simulator.core.state import HandState
+from simulator.core.tournament_view import TournamentView
 
 __all__ = ["HandDriver", "Told"]
 
@@ -67,14 +68,16 @@ class HandDriver:
 
     def __init__(self, game: GameConfig, stacks: Sequence[int], button: int, deal: Deal,
                  hand_number: int, names: Sequence[str], *,
-                 seat_games: Sequence[GameConfig] | None = None) -> None:
+                 seat_games: Sequence[GameConfig] | None = None,
+                 tournament: TournamentView | None = None) -> None:
         self.game, self.names = game, tuple(names)
         self._seat_games = (tuple(game.copy() for _ in stacks) if seat_games is None
                             else tuple(seat_games))
         dealt_in = tuple(s > 0 for s in stacks)
         holes = tuple(h if d else None for h, d in zip(deal.holes, dealt_in, strict=True))
         self.state = HandState(game, stacks, button, holes, deal.board,
-                               hand_number=hand_number, dealt_in=dealt_in)
+                               hand_number=hand_number, dealt_in=dealt_in,
+                               tournament=tournament)
         self._pending: list[Told] = [Told(HandStarted(hand_number, button, self.names,
                                                       tuple(stacks), dealt_in, game.copy()))]
         self._pending += [Told(HoleCardsDealt(seat, (hole[0], hole[1])), seat)

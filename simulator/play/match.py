@@ -37,6 +37,7 @@ from simulator.core.observation import Observation
 from simulator.core.records import BotFault, HandHistory, HandResult
 from simulator.core.state import HandState
 from simulator.core.streets import Street
+from simulator.core.tournament_view import TournamentView
 from simulator.play.deadline import Overtime, deadline
 from simulator.play.driver import HandDriver
 from simulator.play.protocol import (
@@ -416,18 +417,21 @@ def play_hand(game: GameConfig, bots: Sequence[Bot], stacks: Sequence[int], butt
               observers: Sequence[int] | None = None,
               seat_games: Sequence[GameConfig] | None = None,
               guard: _Guard | None = None,
-              overseer: Overseer | None = None) -> HandResult:
+              overseer: Overseer | None = None,
+              tournament: TournamentView | None = None) -> HandResult:
     """Play one hand from ``stacks`` (0 = sitting out) and return its result: a
     :class:`~simulator.play.driver.HandDriver` stepped with the bots' actions.
 
     ``seat_games`` are the game records each seat's observations carry (default: a copy per
     seat); the engine plays by ``game``, which no bot is handed. ``overseer`` is told of
-    every decision (:class:`Overseer`).
+    every decision (:class:`Overseer`). ``tournament``, in a freezeout, is what every
+    observation tells of it (prizes, the other stacks).
     """
     observers = _observers(bots) if observers is None else observers
     guard = _Guard(tuple(names), on_bot_error, bot_timeout, None) if guard is None else guard
     guard.hand_number = hand_number
-    driver = HandDriver(game, stacks, button, deal, hand_number, names, seat_games=seat_games)
+    driver = HandDriver(game, stacks, button, deal, hand_number, names, seat_games=seat_games,
+                        tournament=tournament)
     faults: list[BotFault] = []
     _tell(guard, bots, observers, driver, faults)
     asker = PolicyAsker(guard, bots, faults)
