@@ -102,14 +102,23 @@ def browser():  # type: ignore[no-untyped-def]
     driver.quit()
 
 
-def _wait(driver, css: str, timeout: float = 10.0):  # type: ignore[no-untyped-def]
+def _until(found, what: str, timeout: float = 10.0):  # type: ignore[no-untyped-def]
+    """What ``found()`` returns once it is truthy; an AssertionError naming ``what`` if it
+    never is."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        found = driver.find_elements(By.CSS_SELECTOR, css)
-        if found and found[0].is_displayed():
-            return found[0]
+        got = found()
+        if got:
+            return got
         time.sleep(0.05)
-    raise AssertionError(f"{css} did not appear")
+    raise AssertionError(f"{what} did not appear")
+
+
+def _wait(driver, css: str, timeout: float = 10.0):  # type: ignore[no-untyped-def]
+    def shown():  # type: ignore[no-untyped-def]
+        found = driver.find_elements(By.CSS_SELECTOR, css)
+        return found[0] if found and found[0].is_displayed() else None
+    return _until(shown, css, timeout)
 
 
 def test_a_no_limit_hand_to_showdown_by_clicking(server, browser):  # type: ignore[no-untyped-def]
@@ -138,12 +147,7 @@ def test_a_no_limit_hand_to_showdown_by_clicking(server, browser):  # type: igno
     sums = [float(x.text.rsplit(" ", 1)[-1])
             for x in browser.find_elements(By.CSS_SELECTOR, ".row-sum")]
     assert sums and all(abs(s - 1) < 1e-3 for s in sums)
-    origin = server.rstrip("/")
-    for entry in browser.get_log("performance"):
-        message = json.loads(entry["message"])["message"]
-        if message["method"] == "Network.requestWillBeSent":
-            url = message["params"]["request"]["url"]
-            assert url.startswith(origin) or url.startswith("data:"), url
+    _no_outside_request(browser, server)
 
 
 def _no_outside_request(browser, server: str) -> None:  # type: ignore[no-untyped-def]
@@ -201,14 +205,10 @@ def test_a_run_hand_replays_forward_and_back_with_the_reasoning(  # type: ignore
     _no_outside_request(browser, server)
 
 
-def _wait_text(driver, css: str, start: str, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        found = driver.find_elements(By.CSS_SELECTOR, css)
-        if found and found[0].text.startswith(start):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"{css} did not come to {start!r}")
+def _wait_text(driver, css: str, start: str) -> None:  # type: ignore[no-untyped-def]
+    _until(lambda: any(e.text.startswith(start)
+                       for e in driver.find_elements(By.CSS_SELECTOR, css)[:1]),
+           f"{css} starting {start!r}")
 
 
 READ_PANEL = """

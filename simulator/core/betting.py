@@ -206,10 +206,7 @@ class Betting:
     @classmethod
     def opening(cls, obs: Observation) -> Betting:
         """The start of the hand an observation shows: before its first action."""
-        folded = {r.seat for r in obs.history if r.kind is ActionKind.FOLD}
-        dealt = [a or s in folded for s, a in enumerate(obs.active)]
-        start = [obs.stacks[s] + obs.contributions[s] for s in range(obs.num_seats)]
-        return cls.start(obs.game, obs.button, start, dealt)
+        return cls.start(obs.game, obs.button, obs.starting_stacks, obs.dealt_in)
 
     def replayed(self, records: Sequence[ActionRecord], street: Street) -> Betting:
         """The betting after ``records``, with ``street`` open. From the betting of an

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simulator.core.actions import ActionRecord, LegalActions
+from simulator.core.actions import ActionKind, ActionRecord, LegalActions
 from simulator.core.game import GameConfig
 from simulator.core.streets import Street
 from simulator.core.tournament_view import TournamentView
@@ -50,6 +50,17 @@ class Observation:
     @property
     def to_call(self) -> int:
         return self.legal.call_amount
+
+    @property
+    def starting_stacks(self) -> tuple[int, ...]:
+        """Each seat's chips at the start of the hand, before blinds and antes."""
+        return tuple(s + c for s, c in zip(self.stacks, self.contributions, strict=True))
+
+    @property
+    def dealt_in(self) -> tuple[bool, ...]:
+        """The seats dealt into the hand: those still holding cards and those that folded."""
+        folded = {r.seat for r in self.history if r.kind is ActionKind.FOLD}
+        return tuple(a or s in folded for s, a in enumerate(self.active))
 
     @property
     def live_opponents(self) -> tuple[int, ...]:

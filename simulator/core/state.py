@@ -483,9 +483,7 @@ def observations_along(obs: Observation, only: Collection[int] | None = None
     >>> [str(o.legal) for o in observations_along(s.observation(s.actor), only=(1,))]
     ['fold, call 2, raise to 6']
     """
-    folded = {r.seat for r in obs.history if r.kind is ActionKind.FOLD}
-    dealt = [a or s in folded for s, a in enumerate(obs.active)]
-    start = [obs.stacks[s] + obs.contributions[s] for s in range(obs.num_seats)]
+    dealt, start = obs.dealt_in, obs.starting_stacks
     known = set(obs.hole_cards) | set(obs.board)
     spare = iter(c for c in range(52) if c not in known)
     holes: list[tuple[int, int] | None] = []

@@ -206,11 +206,11 @@ class WebApp:
         the same checks as any served path, so a player's name cannot lead out."""
         index = next((i for i, d in enumerate(self.roots.dirs) if history.is_relative_to(d)),
                      None)
+        folder = self.roots.ref(index, history.parent) if index is not None else None
 
         def locate(name: str, block: int, perm: int) -> Path | None:
-            if index is None:
+            if folder is None:
                 return None
-            folder = self.roots.ref(index, history.parent)
             try:
                 return self.roots.resolve(f"{folder}/bots/{name}/trace-b{block}-p{perm}.jsonl")
             except NotFound:

@@ -52,7 +52,7 @@ class TableChips:
         view = obs.tournament
         if view is None:
             return None
-        start = tuple(s + c for s, c in zip(obs.stacks, obs.contributions, strict=True))
+        start = obs.starting_stacks
         dealt = sum(1 for s in start if s > 0)
         return cls(obs.seat, start, obs.contributions, obs.active, view.others,
                    view.paid_places(view.players_left(dealt)))

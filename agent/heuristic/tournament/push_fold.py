@@ -64,7 +64,7 @@ def short_spot(obs: Observation, params: TournamentParams) -> ShortSpot | None:
             or not obs.legal.can_fold):
         return None
     bb = max(obs.game.blinds)
-    start = [s + c for s, c in zip(obs.stacks, obs.contributions, strict=True)]
+    start = obs.starting_stacks
     ours = start[obs.seat]
     kinds = [r.kind for r in obs.history if r.kind is not ActionKind.FOLD]
     if not kinds:
