@@ -54,12 +54,30 @@ duplicate: true
 workers: 1
 output: {dir: DIR, plots: false}
 """
+SNG = """
+entrants:
+  - {name: loose, bot: random, params: {fold: 0.1, call: 0.7, raise: 0.2}}
+  - {name: station, bot: call}
+  - {name: raiser, bot: raise}
+starting_stack: 300
+payouts: [70, 30]
+tournaments: 6
+duplicate: true
+seed: 5
+workers: 1
+schedule:
+  - {hands: 4, blinds: [10, 20]}
+  - {hands: 4, blinds: [20, 40], ante: 5}
+output: {dir: DIR, hand_histories: true, plots: false}
+"""
 
 
 def _results(base: Path) -> Path:
-    """A traced run with its hands, and a small league, made by the command line."""
+    """A traced run with its hands, a small league and a sit-and-go field, made by the
+    command line."""
     root = base / "results"
-    for name, text, verb in (("run", RUN, "run"), ("league", LEAGUE, "league")):
+    for name, text, verb in (("run", RUN, "run"), ("league", LEAGUE, "league"),
+                             ("sng", SNG, "sng")):
         config = base / f"{name}.yaml"
         config.write_text(text.replace("DIR", str(root / name)))
         assert holdem([verb, str(config), "--quiet"]) == 0
@@ -284,4 +302,28 @@ def test_a_league_page_shows_its_cells_linked_to_their_pairs(  # type: ignore[no
     link.click()
     _wait(browser, "#chart")
     assert "station" in browser.find_element(By.TAG_NAME, "body").text
+    _no_outside_request(browser, server)
+
+
+def test_a_sit_and_go_page_shows_its_summary_s_figures(  # type: ignore[no-untyped-def]
+        server, browser, results):
+    summary = json.loads((results / "sng" / "summary.json").read_text())
+    browser.get(f"{server}/report?ref=0/sng")
+    cell = _wait(browser, '#sng tr[data-bot="station"] td.roi')
+    roi = summary["bots"]["station"]["roi"]
+    shown = [float(x) for x in cell.text.replace("%", " ").replace("[", " ").replace("]", " ")
+             .replace(",", " ").split()]
+    # the page shows ROI in percent to one decimal
+    assert shown == pytest.approx([100 * roi["mean"], *(100 * x for x in roi["ci95"])],
+                                  abs=0.051)
+    first = browser.find_element(By.CSS_SELECTOR, '#places tr[data-bot="station"] td:nth-child(2)')
+    webdriver.ActionChains(browser).move_to_element(first).perform()
+    tip = _until(lambda: "1st place" in (t := browser.find_element(By.ID, "places-tip").text)
+                 and t, "the place's figures on hover")
+    share = summary["bots"]["station"]["places"][0]["mean"]
+    assert tip.startswith("station, 1st place: ") and float(tip.split()[3][:-1]) == (
+        pytest.approx(100 * share, abs=0.051))
+    _wait(browser, "#chart svg").is_displayed()
+    browser.find_element(By.LINK_TEXT, "replay its hands").click()
+    _wait(browser, "#picker option")
     _no_outside_request(browser, server)

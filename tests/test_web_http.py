@@ -14,6 +14,7 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from simulator.cli import main as holdem_main  # noqa: E402
 from simulator.core.game import GameConfig  # noqa: E402
 from simulator.interop.phh import dumps_all, loads_all, replay  # noqa: E402
 from simulator.play.baseline import CallBot, RandomBot  # noqa: E402
@@ -258,3 +259,63 @@ def test_a_replayed_step_carries_the_trace_of_the_decision_that_chose_it(served)
     assert hand["traced"] is True
     assert hand["steps"][first]["reasoning"] == {"seat": 0, "trace": json.loads(lines[0])}
     assert [s for s in hand["steps"] if "reasoning" in s] == [hand["steps"][first]]
+
+
+SNG = {
+    "entrants": [{"name": "loose", "bot": "random", "params": {"fold": 0.1, "call": 0.7}},
+                 {"name": "station", "bot": "call"}, {"name": "raiser", "bot": "raise"}],
+    "starting_stack": 300, "payouts": [70, 30], "tournaments": 6, "duplicate": True,
+    "seed": 5, "workers": 1,
+    "schedule": [{"hands": 4, "blinds": [10, 20]}, {"hands": 4, "blinds": [20, 40]},
+                 {"hands": 4, "blinds": [40, 80], "ante": 10}],
+}
+
+
+def _sng(tmp_path: Path, name: str, hands: bool) -> Path:
+    """A small duplicate sit-and-go field played by ``holdem sng``."""
+    out = tmp_path / "results" / name
+    config = tmp_path / f"{name}.yaml"
+    config.write_text(json.dumps({**SNG, "output": {"dir": str(out), "hand_histories": hands,
+                                                     "plots": False}}))
+    assert holdem_main(["sng", str(config), "--quiet"]) == 0
+    return out
+
+
+def _figure(stat: dict) -> list:
+    return [stat["mean"], *(stat["ci95"] or [None, None])]
+
+
+def test_a_sit_and_go_s_report_is_its_summary_and_it_is_listed(tmp_path, capsys):
+    with_hands = _sng(tmp_path, "sng", True)
+    _sng(tmp_path, "bare", False)
+    web = WebApp([tmp_path / "results"], tmp_path / "sessions", token="tok")
+    client = TestClient(web.asgi())
+    listing = client.get("/api/list").json()["found"]
+    assert {(f["ref"], f["kind"]) for f in listing} == {("0/sng", "sng"), ("0/bare", "sng")}
+    summary = json.loads((with_hands / "summary.json").read_text())
+    data = client.get("/api/report", params={"ref": "0/sng"}).json()
+    assert data["kind"] == "sng" and data["tournaments"] == summary["tournaments"] == 6
+    assert [r["name"] for r in data["rows"]] == ["loose", "station", "raiser"]
+    for row in data["rows"]:
+        bot = summary["bots"][row["name"]]
+        for key in ("roi", "average_place", "in_the_money", "prize", "chips"):
+            assert row[key] == _figure(bot[key]), (row["name"], key)
+        assert row["places"] == [_figure(p) for p in bot["places"]]
+        assert row["variance_factor"] == summary["duplicate_variance_reduction"][row["name"]]
+    assert data["faults"] == summary["bot_faults"] and data["has_hands"] is True
+    rounds = json.loads((with_hands / "stacks.json").read_text())["chips"]
+    assert data["chart"]["hands"][-1] == len(rounds)
+    assert [s["y"][-1] for s in data["chart"]["series"]] == [float(c) for c in rounds[-1]]
+    # its hands replay; a field without them says how to get them
+    hands = client.get("/api/hands", params={"ref": "0/sng"}).json()["hands"]
+    assert len(hands) == summary["hands"]
+    bare_page = client.get("/api/report", params={"ref": "0/bare"}).json()
+    assert bare_page["has_hands"] is False
+    assert any("hand_histories: true" in n for n in bare_page["notes"])
+    # the offline page
+    assert report_main([str(with_hands)]) == 0
+    html = (with_hands / "report.html").read_text()
+    assert '"kind": "sng"' in html and "sngPage" in html and "<script src" not in html
+    embedded = json.loads(html.split('id="report-data">')[1].split("</script>")[0]
+                          .replace("<\\/", "</"))
+    assert embedded["rows"] == data["rows"]

@@ -44,7 +44,7 @@ class Found:
     """A results directory under a root: its reference ``ROOT/REL`` and what it is."""
 
     ref: str
-    kind: str  # "run", "league", "exploit" or "session"
+    kind: str  # "run", "league", "exploit", "sng" or "session"
 
 
 class Roots:
@@ -90,9 +90,12 @@ class Roots:
 
 
 def kind_of(path: Path) -> str | None:
-    """What a directory holds: a league, an exploit run, a run, a play session, or None."""
+    """What a directory holds: a league, a sit-and-go field (``holdem sng``: its played
+    config ``sng.json`` beside the summary), an exploit run, a run, a play session, or None."""
     if (path / "crosstable.csv").is_file():
         return "league"
+    if (path / "summary.json").is_file() and (path / "sng.json").is_file():
+        return "sng"
     if (path / "summary.json").is_file():
         return "exploit" if (path / "exploit.png").exists() or _is_exploit(path) else "run"
     if (path / "session.json").is_file():

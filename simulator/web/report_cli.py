@@ -1,4 +1,5 @@
-"""``holdem report DIR``: a run's, league's or exploit run's page as one offline HTML file.
+"""``holdem report DIR``: a run's, league's, exploit run's or sit-and-go's page as one
+offline HTML file.
 
     holdem report DIR [-o FILE]
 
@@ -23,7 +24,7 @@ SCRIPTS = ("common.js", "chart.js", "report.js")
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="holdem report", description=summary(__doc__ or ""))
-    p.add_argument("dir", type=Path, help="a run, league or exploit output directory")
+    p.add_argument("dir", type=Path, help="a run, league, exploit or sit-and-go output directory")
     p.add_argument("-o", "--output", type=Path, default=None,
                    help="the HTML file to write (default DIR/report.html)")
     return p
@@ -50,8 +51,8 @@ def main(argv: list[str]) -> int:
     path: Path = args.dir
     kind = kind_of(path) if path.is_dir() else None
     if kind is None or kind == "session":
-        raise HoldemError(f"{path}: not a run, league or exploit directory (no summary.json "
-                          f"or crosstable.csv)")
+        raise HoldemError(f"{path}: not a run, league, exploit or sit-and-go directory (no "
+                          f"summary.json or crosstable.csv)")
     data = report_of(path, kind, "")
     data["offline"] = True
     out = args.output or path / "report.html"

@@ -1,4 +1,5 @@
-"""The figures of a run's, a league's and an exploit run's page, read from their files.
+"""The figures of a run's, a league's, an exploit run's and a sit-and-go's page, read from
+their files.
 
 Each page's data is one JSON-ready dict, the same for the server (``/api/report``) and for
 ``holdem report`` (embedded in one offline HTML file). The cumulative chart is thinned to at
@@ -167,11 +168,90 @@ def exploit_report(path: Path, ref: str) -> dict[str, Any]:
             "runs": runs, "notes": [str(n) for n in summary.get("notes", [])]}
 
 
+def _stat(stat: Any) -> list[float | None] | None:
+    """``[mean, low, high]`` of a sit-and-go figure; ``low`` and ``high`` are None where it
+    has no interval (fewer than two units)."""
+    if not isinstance(stat, dict) or not isinstance(stat.get("mean"), int | float):
+        return None
+    ci = stat.get("ci95")
+    if isinstance(ci, list) and len(ci) == 2:
+        return [float(stat["mean"]), float(ci[0]), float(ci[1])]
+    return [float(stat["mean"]), None, None]
+
+
+SNG_FIGURES = ("roi", "average_place", "in_the_money", "prize", "chips")
+
+
+def sng_report(path: Path) -> dict[str, Any]:
+    """A field of sit-and-gos: per bot ROI, average place, in-the-money share, prize and
+    chips with their intervals, the place distribution, duplicate's variance factor; the
+    chip stacks over the first tournament (``stacks.json``, thinned), faults and notes."""
+    summary = _json(path / "summary.json")
+    reduction = summary.get("duplicate_variance_reduction") or {}
+    rows = []
+    for name, b in (summary.get("bots") or {}).items():
+        if not isinstance(b, dict):
+            continue
+        row: dict[str, Any] = {"name": name, **{k: _stat(b.get(k)) for k in SNG_FIGURES}}
+        row["places"] = [_stat(p) for p in b.get("places", [])]
+        factor = reduction.get(name) if isinstance(reduction, dict) else None
+        row["variance_factor"] = float(factor) if isinstance(factor, int | float) else None
+        rows.append(row)
+    notes = [str(summary.get("method", ""))] if summary.get("method") else []
+    if summary.get("unfinished"):
+        notes.append(f"{summary['unfinished']} tournaments reached max_hands and were placed "
+                     f"by their chips")
+    has_hands = (path / "hands.phhs").is_file()
+    if not has_hands:
+        notes.append("no hand histories: run again with output.hand_histories: true to "
+                     "replay its hands")
+    best = summary.get("best_vs_second")
+    return {"kind": "sng", "tournaments": summary.get("tournaments"),
+            "units": summary.get("units"), "hands": summary.get("hands"),
+            "duplicate": bool(summary.get("duplicate")), "buy_in": summary.get("buy_in"),
+            "payouts": summary.get("payouts", []), "rows": rows,
+            "faults": summary.get("bot_faults", 0),
+            "best_vs_second": None if not isinstance(best, dict) else {
+                "best": best.get("best"), "second": best.get("second"),
+                "roi_difference": _stat(best.get("roi_difference"))},
+            "has_variance_factor": bool(reduction), "notes": notes,
+            "chart": _stacks(path / "stacks.json", summary.get("entrants") or []),
+            "has_hands": has_hands}
+
+
+def _stacks(path: Path, names: list[Any]) -> dict[str, Any]:
+    """Each entrant's chips (``names``: the entrants in config order, as the trace has them)
+    after each round of the traced tournament, thinned to :data:`CHART_POINTS` rounds (the
+    last always kept)."""
+    if not path.is_file():
+        return {"hands": [], "series": [], "tournament": None}
+    data = _json(path)
+    chips = data.get("chips")
+    if not isinstance(chips, list) or not all(isinstance(c, list) for c in chips):
+        raise ReportError("stacks.json: expected chips per round")
+    total = len(chips)
+    stride = max(1, math.ceil(total / CHART_POINTS))
+    marks = list(range(stride, total + 1, stride))
+    if total and marks[-1:] != [total]:
+        marks.append(total)
+    width = len(chips[0]) if chips else 0
+    series = []
+    for e in range(width):
+        name = str(names[e]) if e < len(names) else f"entrant {e}"
+        try:
+            series.append({"name": name, "y": [float(chips[m - 1][e]) for m in marks]})
+        except (IndexError, TypeError, ValueError):
+            raise ReportError(f"stacks.json: bad chips at round {total}") from None
+    return {"hands": marks, "series": series, "tournament": data.get("tournament")}
+
+
 def report_of(path: Path, kind: str, ref: str) -> dict[str, Any]:
+    if kind == "sng":
+        return sng_report(path)
     if kind == "league":
         return league_report(path, ref)
     if kind == "exploit":
         return exploit_report(path, ref)
     if kind == "run":
         return run_report(path)
-    raise ReportError(f"{ref}: not a run, league or exploit directory")
+    raise ReportError(f"{ref}: not a run, league, exploit or sit-and-go directory")
