@@ -297,6 +297,64 @@ def test_holdem_sng_writes_results_and_resumes(tmp_path: Path,
     assert len(loads_all((out / "hands.phhs").read_text())) == summary["hands"]
 
 
+def test_set_and_tournaments_override_the_file_and_resume_needs_the_same(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    path = tmp_path / "c.yaml"
+    path.write_text(json.dumps(_config(output={"dir": str(out)}, tournaments=40)))
+    sets = ["--set", "seed=8", "--set", "entrants.1.params.fold=0.3", "--set",
+            "schedule.2.ante=20", "--set", "output.plots=false"]
+    assert holdem(["sng", str(path), "--quiet", "--tournaments", "3", *sets]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    played = json.loads((out / "sng.json").read_text())
+    assert summary["tournaments"] == 3 and played["seed"] == 8
+    assert played["entrants"][1]["params"]["fold"] == 0.3 and played["schedule"][2]["ante"] == 20
+    assert not (out / "places.png").exists()
+    # the same tournaments as a file that says so
+    same = tmp_path / "same.yaml"
+    data = _config(output={"dir": str(tmp_path / "same"), "plots": False}, tournaments=3,
+                   seed=8)
+    data["entrants"][1] = {**data["entrants"][1], "params": {
+        **data["entrants"][1]["params"], "fold": 0.3}}
+    data["schedule"][2] = {**data["schedule"][2], "ante": 20}
+    same.write_text(json.dumps(data))
+    assert holdem(["sng", str(same), "--quiet"]) == 0
+    assert json.loads((tmp_path / "same" / "summary.json").read_text())["bots"] == (
+        summary["bots"])
+    capfd.readouterr()
+    # --resume with other overrides is refused naming the key; with the same it plays more
+    assert holdem(["sng", str(path), "--quiet", "--resume", "--tournaments", "4",
+                   *sets[:-4]]) == 2
+    err = capfd.readouterr().err
+    assert "schedule.2.ante differs" in err and err.count("\n") == 1, err
+    assert holdem(["sng", str(path), "--quiet", "--resume", "--tournaments", "4", *sets]) == 0
+    assert json.loads((out / "summary.json").read_text())["tournaments"] == 4
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--set", "tournaments=0"], "c.yaml (with --set): tournaments: expected greater than 0"),
+    (["--tournaments", "-1"], "c.yaml (with --set): tournaments: expected greater than 0"),
+    (["--set", "sede=2"], "sede: unknown key (did you mean 'seed'?)"),
+    (["--set", "payouts=[60, 30]"], "payouts: expected percentages summing to 100, got 90"),
+    (["--set", "schedule.0.ante=-1"], "schedule[0].ante: expected >= 0, got -1"),
+    (["--set", "schedule.5.hands=3"], "--set schedule.5.hands: '5': expected an item number"),
+    (["--set", "seed.x=1"], "--set seed.x: seed holds int, not keys"),
+    (["--set", "x"], "--set: expected KEY=VALUE, got 'x'"),
+    (["--tournaments", "4", "--set", "tournaments=4"], "--tournaments: given twice"),
+    (["--set", "entrants.0.bot=nosuch"], "unknown bot 'nosuch'"),
+])
+def test_bad_overrides_are_one_line_and_nothing_is_written(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], options: list[str],
+        message: str) -> None:
+    out = tmp_path / "out"
+    path = tmp_path / "c.yaml"
+    path.write_text(json.dumps(_config(output={"dir": str(out)})))
+    assert holdem(["sng", str(path), *options]) == 2
+    err = capfd.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[1] / "configs" /
                                          "sng").glob("*.yaml")), ids=lambda p: p.name)
 def test_the_shipped_sit_and_go_configs_are_valid(path: Path) -> None:

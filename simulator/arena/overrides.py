@@ -1,12 +1,13 @@
 """``--set KEY=VALUE`` and ``--hands N``: a config's keys changed from the command line.
 
-``holdem run``, ``league`` and ``exploit`` take them, so a config need not be copied to be
-shrunk. The value is read as YAML by the project's one bounded reader (``4`` is a number,
-``nolimit`` a word, ``[1, 2]`` a list), and the key is dotted for a nested one
-(``game.variant``) or a list's item (``seats.0.params.fold``). Each is written into the
-file's data before it is validated, so a bad key or value is refused as the file's would be,
-naming the key. ``--resume`` compares the settings with the run it continues, so it needs the
-same overrides as that run; a different ``--set`` is refused, naming the key that differs.
+``holdem run``, ``league``, ``exploit`` and ``sng`` take them (``sng`` counts tournaments:
+``--tournaments N``), so a config need not be copied to be shrunk. The value is read as YAML
+by the project's one bounded reader (``4`` is a number, ``nolimit`` a word, ``[1, 2]`` a
+list), and the key is dotted for a nested one (``game.variant``) or a list's item
+(``seats.0.params.fold``). Each is written into the file's data before it is validated, so
+a bad key or value is refused as the file's would be, naming the key. ``--resume`` compares
+the settings with the run it continues, so it needs the same overrides as that run; a
+different ``--set`` is refused, naming the key that differs.
 
 >>> sets = parse_sets(["hands=40", "game.variant=nolimit", "seats.1.params.fold=0.5"])
 >>> sets
@@ -40,21 +41,23 @@ class OverrideError(HoldemError, ValueError):
     """A ``--set`` that is not ``KEY=VALUE``, or whose key cannot be set in the config."""
 
 
-def add_options(parser: argparse.ArgumentParser) -> None:
-    """``--set`` and ``--hands`` on a command's parser, with the same words everywhere."""
+def add_options(parser: argparse.ArgumentParser, count: str = "hands",
+                what: str = "deals to play") -> None:
+    """``--set`` and ``--hands`` (or the command's own count: ``--tournaments``) on a
+    command's parser, with the same words everywhere."""
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         dest="sets", help=SET_HELP)
-    parser.add_argument("--hands", type=int, metavar="N",
-                        help="override hands (deals to play): --set hands=N")
+    parser.add_argument(f"--{count}", type=int, metavar="N", dest="count",
+                        help=f"override {count} ({what}): --set {count}=N")
 
 
-def options_sets(args: argparse.Namespace) -> dict[str, Any]:
-    """The overrides a command's ``--set`` and ``--hands`` options ask for."""
+def options_sets(args: argparse.Namespace, count: str = "hands") -> dict[str, Any]:
+    """The overrides a command's ``--set`` and ``--hands`` (``count``) options ask for."""
     sets = parse_sets(args.sets)
-    if args.hands is not None:
-        if "hands" in sets:
-            raise OverrideError("--hands: given twice, also as --set hands=...")
-        sets["hands"] = args.hands
+    if args.count is not None:
+        if count in sets:
+            raise OverrideError(f"--{count}: given twice, also as --set {count}=...")
+        sets[count] = args.count
     return sets
 
 

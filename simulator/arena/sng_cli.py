@@ -7,8 +7,11 @@ blind schedule and the payouts. Tournaments are played by worker processes
 same config) and ``--force`` starts over. ``output.hand_histories`` writes every hand to
 ``hands.phhs`` with its tournament, rotation, table and level (PHH fields ``_tournament``,
 ``_rotation``, ``_table``, ``_level``; a reader of PHH skips fields starting with ``_``).
-At the end ``summary.json`` holds the figures (:mod:`simulator.arena.sng_results`) and,
-with ``output.plots``, ``places.png`` and ``stacks.png`` are drawn.
+``--set KEY=VALUE`` and ``--tournaments N`` change the config's keys as if the file said them
+(:mod:`simulator.arena.overrides`); ``--resume`` needs the same ones as the run it continues
+(a resumed run may play more tournaments). At the end ``summary.json`` holds the figures
+(:mod:`simulator.arena.sng_results`) and, with ``output.plots``, ``places.png`` and
+``stacks.png`` are drawn.
 
 Exit codes: 0 success; 2 bad input refused before anything is written (the config, a bot, the
 output dir); 1 a run that failed on its way (a bot's fault under ``on_bot_error: stop``,
@@ -36,6 +39,7 @@ from simulator.arena.outdir import (
     refuse_symlinks,
     write_atomic,
 )
+from simulator.arena.overrides import add_options, options_sets
 from simulator.arena.progress import Progress, wanted
 from simulator.arena.sng_config import SngConfig, load_sng
 from simulator.arena.sng_results import Row, summarise
@@ -71,6 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, metavar="N", help="override workers")
     p.add_argument("--no-plots", action="store_true", help="do not draw plots")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+    add_options(p, "tournaments", "sit-and-gos to play")
     return p
 
 
@@ -153,10 +158,12 @@ def _open_dir(config: SngConfig, out: Path, resume: bool, force: bool
     if not stored.exists():
         write_atomic(stored, json.dumps(_played_config(config), indent=1) + "\n")
         return []
-    if json.loads(read_regular(stored, 1 << 20)) != json.loads(json.dumps(
-            _played_config(config))):
+    played = json.loads(read_regular(stored, 1 << 20))
+    differs = _first_difference(played, json.loads(json.dumps(_played_config(config))))
+    if differs is not None:
         raise OutputDirError(f"{str(stored)!r}: the run there was played with another "
-                             f"config; --force starts over")
+                             f"config ({differs} differs: the same file and --set as that "
+                             f"run continue it); --force starts over")
     rows = _read_rows(out)
     hands = out / HANDS_FILE
     if rows and config.output.hand_histories:
@@ -165,6 +172,27 @@ def _open_dir(config: SngConfig, out: Path, resume: bool, force: bool
             os.truncate(hands, size)  # hands of a tournament whose row was never written
     write_atomic(out / ROWS_FILE, "".join(json.dumps(r) + "\n" for r in rows))
     return rows
+
+
+def _first_difference(a: Any, b: Any, key: str = "") -> str | None:
+    """The first dotted key whose value differs between two configs' data (None: same).
+
+    >>> _first_difference({"seed": 1, "x": {"y": [1, 2]}}, {"seed": 1, "x": {"y": [1, 3]}})
+    'x.y.1'
+    """
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in [*a, *(k for k in b if k not in a)]:
+            found = _first_difference(a.get(k), b.get(k), f"{key}.{k}" if key else str(k))
+            if found is not None:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            found = _first_difference(x, y, f"{key}.{i}" if key else str(i))
+            if found is not None:
+                return found
+        return None
+    return None if a == b else (key or "the config")
 
 
 # --- playing ---------------------------------------------------------------------------------
@@ -295,7 +323,7 @@ def main(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
-    config = _with_overrides(load_sng(args.config), args)
+    config = _with_overrides(load_sng(args.config, options_sets(args, "tournaments")), args)
     summary = run_sng(config, resume=args.resume, force=args.force,
                       progress=False if args.quiet else None)
     if not args.quiet:

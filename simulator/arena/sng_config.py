@@ -21,15 +21,22 @@ config: payouts: expected percentages summing to 100, got 90
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from simulator.arena.config import ConfigError, OutputSection, SeatSection, _Strict
+from simulator.arena.overrides import apply_sets, described
 from simulator.core.errors import GameError
 from simulator.core.game import GameConfig, check_first_hand
-from simulator.core.validation import KEY, read_yaml, validation_message
+from simulator.core.validation import (
+    KEY,
+    ValidationInputError,
+    read_yaml,
+    validation_message,
+)
 
 MAX_TABLE = 10  # seats at one table
 MAX_ENTRANTS = 1000
@@ -177,5 +184,11 @@ def parse_sng(data: Any, source: str = "config") -> SngConfig:
         raise ConfigError(validation_message(exc, source, SngConfig)) from None
 
 
-def load_sng(path: str | Path) -> SngConfig:
-    return parse_sng(read_yaml(path), str(path))
+def load_sng(path: str | Path, sets: Mapping[str, Any] | None = None) -> SngConfig:
+    """Read and validate a sit-and-go config file, with ``sets`` (dotted key -> value, as
+    ``--set`` gives them: :mod:`simulator.arena.overrides`) written over it first."""
+    try:
+        data = apply_sets(read_yaml(path), sets)
+    except ValidationInputError as exc:
+        raise ConfigError(str(exc)) from None
+    return parse_sng(data, described(str(path), sets))
