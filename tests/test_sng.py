@@ -4,8 +4,9 @@ the config's refusals and ``holdem sng`` end to end."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -24,12 +25,17 @@ from simulator.arena.places import bust_places, prizes
 from simulator.arena.sng_cli import check_entrants
 from simulator.arena.sng_config import load_sng, parse_sng
 from simulator.cli import main as holdem
+from simulator.core.actions import Action
 from simulator.core.cards import parse_cards
 from simulator.core.errors import GameError
+from simulator.core.events import Event, HandStarted
 from simulator.core.game import GameConfig
+from simulator.core.observation import Observation
 from simulator.core.positions import table_order
 from simulator.core.state import HandState
 from simulator.interop.phh import dumps, loads_all, replay
+from simulator.play.baseline import RandomBot
+from simulator.play.protocol import BaseBot, BotContext
 
 pokerkit = pytest.importorskip("pokerkit")
 from test_rules_pokerkit import Setup, play_both  # noqa: E402  (shared differential helpers)
@@ -197,6 +203,100 @@ def test_tables_never_differ_by_more_than_one_and_break_as_players_bust(
     assert sorted(e for t in tables for e in t if e is not None) == before
     assert max(open_) - min(open_) <= 1
     assert len(open_) == max(1, -(-entrant // size))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a :class:`SeatRecorder` saw at one of its decisions."""
+
+    own: str  # its name, as the hand's names give it at the observation's seat
+    context_seat: int
+    seat: int  # the observation's
+    context_names: tuple[str, ...]
+    names: tuple[str, ...]  # the hand's (HandStarted)
+    first_after_move: bool  # the first decision after a start with ``moved``
+
+
+class SeatRecorder(BaseBot):
+    """Plays at random and records, at each decision, the seat and names of its context
+    beside the observation's seat and the hand's names."""
+
+    log: ClassVar[list[Decision]] = []
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.inner = RandomBot(seed=seed)
+        self.context: BotContext | None = None
+        self.names: tuple[str, ...] = ()
+        self.fresh = False
+
+    def start(self, context: BotContext) -> None:
+        self.context, self.fresh = context, context.moved
+
+    def observe(self, event: Event) -> None:
+        if isinstance(event, HandStarted):
+            self.names = event.names
+
+    def act(self, observation: Observation) -> Action:
+        assert self.context is not None
+        SeatRecorder.log.append(Decision(self.names[observation.seat], self.context.seat,
+                                         observation.seat, self.context.names, self.names,
+                                         self.fresh))
+        self.fresh = False
+        return self.inner.act(observation)
+
+
+def _moved_field(entrants: list[dict[str, Any]]) -> Any:
+    return parse_sng(_config(entrants=entrants, table_size=4, payouts=[50, 30, 20],
+                             starting_stack=200))
+
+
+def test_a_moved_bot_is_started_again_with_its_new_seat_and_names() -> None:
+    SeatRecorder.log.clear()
+    config = _moved_field([{"name": f"b{i}", "bot": "test_sng:SeatRecorder"}
+                           for i in range(8)])
+    for t in range(3):
+        assert play_tournament(config, t).faults == 0
+    log = SeatRecorder.log
+    seats: dict[str, set[int]] = {}
+    for d in log:
+        seats.setdefault(d.own, set()).add(d.seat)
+    assert any(len(s) > 1 for s in seats.values())  # players moved to other seats
+    for d in log:
+        assert (d.context_seat, d.context_names[d.context_seat]) == (d.seat, d.own), d
+    after = [d for d in log if d.first_after_move]
+    assert len(after) >= 3
+    for d in after:  # told the new table's names, as its first hand there has them
+        assert d.context_names == d.names, d
+
+
+def test_the_agent_plays_on_after_a_move_to_another_table() -> None:
+    """The agent's modeller keeps its seat from ``start``: told a stale seat after a move,
+    it found no hand it was dealt into and every decision was a fault (checked or folded)."""
+    config = _moved_field([{"name": f"agent{i}", "bot": "heuristic"} for i in range(4)]
+                          + [{"name": f"wild{i}", "bot": "random"} for i in range(4)])
+    result = play_tournament(config, 0, keep_hands=True)
+    tables: dict[str, set[int]] = {}
+    for hand in result.hands:
+        for name, dealt in zip(hand.history.names, hand.history.dealt_in, strict=True):
+            if dealt:
+                tables.setdefault(name, set()).add(hand.table)
+    assert any(len(tables[f"agent{i}"]) > 1 for i in range(4))  # an agent was moved
+    assert result.finished and result.faults == 0
+
+
+def test_a_moved_agent_keeps_its_trace_and_learning_and_takes_its_new_seat(
+        tmp_path: Path) -> None:
+    from agent.heuristic.bot import HeuristicAgent
+
+    game = GameConfig(blinds=(10, 20), stack=1500, reset_stacks=False)
+    agent = HeuristicAgent(trace=True)
+    agent.start(BotContext(1, ("a", "me", "b"), game, 3, 1, tmp_path))
+    tracer, counts = agent._tracer, agent.modeller.action_counts
+    agent.start(BotContext(2, ("c", "d", "me"), game, 3, 1, tmp_path, moved=True))
+    assert agent._tracer is tracer and agent.modeller.action_counts is counts
+    assert agent.context is not None and agent.context.seat == 2
+    assert agent.modeller._context is not None and agent.modeller._context.names[2] == "me"
+    agent.close()
 
 
 def test_a_multi_table_field_plays_down_to_one_table_with_chips_conserved() -> None:

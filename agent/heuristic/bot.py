@@ -132,6 +132,9 @@ class HeuristicAgent(WarmsUp, BaseBot):
     # --- the lifecycle ---------------------------------------------------------------------
 
     def start(self, context: BotContext) -> None:
+        if context.moved and self.context is not None:
+            self._moved(context)
+            return
         self.context = context
         self.modeller.start(context)
         if self.params.model_file is not None:
@@ -140,6 +143,15 @@ class HeuristicAgent(WarmsUp, BaseBot):
             self._tracer = TraceWriter(context.open_file(trace_name(context.block,
                                                                     context.permutation)))
         self.equilibrium = EquilibriumFirst.of(self.params.equilibrium, context, self.switch)
+
+    def _moved(self, context: BotContext) -> None:
+        """A tournament moved us to another table: our seat and the names are the new
+        table's. What is learned stays (opponents are known by name), and the trace, a
+        loaded model and the equilibrium's portfolio are the match's, not made again."""
+        self.context = context
+        self.modeller.start(context)
+        if self.equilibrium is not None:
+            self.equilibrium.portfolio.seat = context.seat
 
     def freeze(self) -> None:
         """Learn nothing in this match (``simulator.LearningBot``): the opponent model, the

@@ -135,7 +135,7 @@ class Freezeout:
 
     def _start(self) -> None:
         """Each bot's ``start``, told its table's seat and names and the first level's game
-        (a bot that moves learns its new table from the hands' events)."""
+        (a bot that moves is started again: :meth:`_start_moved`)."""
         game = self._game(0, False)
         for table in self.tables:
             self._guard.names = tuple(self._names(table))
@@ -228,11 +228,29 @@ class Freezeout:
         seats = [table.seats for table in self.tables]
         bbs = [t.positions.big_blind if t.positions is not None else len(t.seats) - 1
                for t in self.tables]
-        if rebalance(seats, bbs):
+        moves = rebalance(seats, bbs)
+        if moves:
             for table, after in zip(self.tables, seats, strict=True):
                 table.seats = after
                 if sum(1 for e in after if e is not None) < 2:
                     table.positions = None  # a broken or emptied table starts afresh
+            self._start_moved({m.entrant for m in moves})
+
+    def _start_moved(self, moved: set[int]) -> None:
+        """Each moved bot's ``start`` again (its context's ``moved`` True), told the seat and
+        names of its new table as it stands after every move of the round: the seat of its
+        first context is another table's, and a bot that keeps its seat from ``start`` (an
+        opponent modeller does) would take another seat's cards and chips for its own."""
+        game = self._game(0, False)
+        for table in self.tables:
+            if not any(e is not None and e in moved for e in table.seats):
+                continue
+            self._guard.names = tuple(self._names(table))
+            bots = [self.bots[e] if e is not None and e in moved else self._empty
+                    for e in table.seats]
+            found = _start_bots(self._guard, bots, [game.copy() for _ in bots],
+                                self.tournament, self.rotation, None, moved=True)
+            self.faults += len(found)
 
     def play(self) -> TournamentResult:
         rounds = 0

@@ -572,9 +572,11 @@ def play_match(game: GameConfig, bots: Sequence[Bot], hands: int, seed: int, *,
 
 
 def _start_bots(guard: _Guard, bots: Sequence[Bot], seat_games: Sequence[GameConfig],
-                block: int, permutation: int, directory: Path | None) -> list[BotFault]:
+                block: int, permutation: int, directory: Path | None, *,
+                moved: bool = False) -> list[BotFault]:
     faults: list[BotFault] = []
-    guard.hand_number = 0
+    if not moved:  # a move's start comes between hands: a fault's hand is the last one
+        guard.hand_number = 0
     for seat, bot in enumerate(bots):
         start = getattr(bot, "start", None)
         if start is None or getattr(type(bot), "start", None) is BaseBot.start:
@@ -583,7 +585,8 @@ def _start_bots(guard: _Guard, bots: Sequence[Bot], seat_games: Sequence[GameCon
         if directory is not None:
             where = Path(directory) / guard.names[seat]
             where.mkdir(parents=True, exist_ok=True)
-        context = BotContext(seat, guard.names, seat_games[seat], block, permutation, where)
+        context = BotContext(seat, guard.names, seat_games[seat], block, permutation, where,
+                             moved)
         _, problem = guard.call(seat, "start()", start, context)
         if problem is not None:
             guard.fault(seat, problem, faults)

@@ -7,7 +7,9 @@ the private :class:`~simulator.core.events.HoleCardsDealt`, sent to the bot's ow
 
 Its life: ``start(context)`` before the first hand of a block (or of a match played from the
 Python API), with the seat names, the block, the permutation and a directory where it may
-write its own files; then the hands; then ``close()`` after the last hand. ``reset()`` clears
+write its own files; then the hands; then ``close()`` after the last hand. In a multi-table
+tournament a bot moved to another table is started again before its first hand there, with a
+context whose ``moved`` is True (its new seat and names; the rest as before). ``reset()`` clears
 memory between independent blocks when a caller reuses a bot (the arena builds fresh ones).
 Every call into a bot is guarded alike: an exception, a bad return or a call over the time
 limit is that bot's fault, handled by the match's ``on_bot_error``. A bot that draws random
@@ -79,6 +81,13 @@ class BotContext:
     before ``start``; it is None when the match writes no files. Files a bot writes there
     should carry the block and the permutation in their names, so that results never depend
     on which worker played which block; :meth:`open_file` opens them safely.
+
+    ``moved`` is True when ``start`` is called again for a bot already started in this match:
+    a multi-table tournament (``holdem sng``) moved it to another table, and ``seat`` and
+    ``names`` are those of its new table as it stands after the move (block, permutation,
+    directory and game as in its first start). The bot keeps what it has learned, and work
+    done once a match (opening its files, loading a model) is not done again. The names of
+    later hands (players busting, or moved in) come with each hand's ``HandStarted``.
     """
 
     seat: int
@@ -87,6 +96,7 @@ class BotContext:
     block: int = 0
     permutation: int = 0
     directory: Path | None = None
+    moved: bool = False
 
     @property
     def name(self) -> str:

@@ -122,7 +122,9 @@ class VexbotBot(WarmsUp, BaseBot):
 
     def start(self, context: BotContext) -> None:
         self.check_game(context.game, len(context.names))
-        self._context = context
+        started, self._context = self._context is not None, context
+        if context.moved and started:  # another table of the same match: model, trace stay
+            return
         if self.params.model is not None:
             fresh = self._new_model()
             storage.load(self.params.model, fresh, context.game)
