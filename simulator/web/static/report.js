@@ -57,20 +57,21 @@ function sngPage(main, data, ref, link) {
   const pct = signed => x => (signed && x >= 0 ? "+" : "") + (100 * x).toFixed(1) + "%";
   const num = digits => x => x.toFixed(digits);
   const shown = (v, f) => !v ? "-" : f(v[0]) + (v[1] === null ? "" : " [" + f(v[1]) + ", " + f(v[2]) + "]");
+  // a figure's cell: its mean, and its interval in smaller type (kept on one line)
+  const cell = (cls, v, f) => el("td", { class: cls }, !v ? "-" : f(v[0]),
+    ...(v && v[1] !== null ? [" ", el("span", { class: "ci" }, "[" + f(v[1]) + ", " + f(v[2]) + "]")] : []));
   const ordinal = k => k + (k === 1 ? "st" : k === 2 ? "nd" : k === 3 ? "rd" : "th");
   main.append(el("h2", {}, "Sit-and-gos " + ref + ": " + data.tournaments + " tournaments (" +
     data.units + (data.duplicate ? " duplicate sets" : " independent") + "), " + data.hands +
     " hands; buy-in " + data.buy_in + ", payouts " + data.payouts.join("/") + "%"));
   const heads = ["bot", "ROI [95% CI]", "average place", "in the money", "prize", "chips"];
-  if (data.has_variance_factor) heads.push("duplicate variance factor");
+  if (data.has_variance_factor) heads.push("variance factor (duplicate)");
   const t = el("table", { id: "sng" }, el("tr", {}, ...heads.map(h => el("th", {}, h))));
   for (const r of data.rows) {
     const row = el("tr", { "data-bot": r.name }, el("td", {}, r.name),
-      el("td", { class: "roi" }, shown(r.roi, pct(true))),
-      el("td", { class: "place" }, shown(r.average_place, num(2))),
-      el("td", { class: "itm" }, shown(r.in_the_money, pct(false))),
-      el("td", { class: "prize" }, shown(r.prize, num(1))),
-      el("td", { class: "chips" }, shown(r.chips, num(0))));
+      cell("roi", r.roi, pct(true)), cell("place", r.average_place, num(2)),
+      cell("itm", r.in_the_money, pct(false)), cell("prize", r.prize, num(1)),
+      cell("chips", r.chips, num(0)));
     if (data.has_variance_factor) row.append(el("td", { class: "factor" },
       r.variance_factor === null ? "-" : r.variance_factor.toFixed(2) + "x"));
     t.append(row);
