@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -281,11 +282,11 @@ def _sng(tmp_path: Path, name: str, hands: bool) -> Path:
     return out
 
 
-def _figure(stat: dict) -> list:
+def _figure(stat: dict[str, Any]) -> list[Any]:
     return [stat["mean"], *(stat["ci95"] or [None, None])]
 
 
-def test_a_sit_and_go_s_report_is_its_summary_and_it_is_listed(tmp_path, capsys):
+def test_a_sit_and_go_s_report_is_its_summary_and_it_is_listed(tmp_path: Path) -> None:
     with_hands = _sng(tmp_path, "sng", True)
     _sng(tmp_path, "bare", False)
     web = WebApp([tmp_path / "results"], tmp_path / "sessions", token="tok")
