@@ -52,7 +52,8 @@ from simulator.play.protocol import PolicyError, holding_indices, own_holding
 GAME = ("vexbot plays heads-up fixed-limit hold'em only (blinds b/2 and b, bets b and 2b, "
         "cap 4, no ante, stacks reset every hand, at least 24 big blinds: 48 chips at blinds "
         "1/2)")
-LEVEL_NAMES = ("sequence", "bet counts", "round", "prior")
+ACTION_LEVEL_NAMES = ("sequence", "bet counts", "round", "street", "any round", "prior")
+SHOWDOWN_LEVEL_NAMES = ("sequence", "bet counts", "final pot", "any showdown", "prior")
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class Values:
     actions: tuple[Action, ...]
     values: np.ndarray
     probabilities: np.ndarray
-    next_estimates: tuple[tuple[int, float] | None, ...]
+    next_estimates: tuple[tuple[str, float] | None, ...]
 
 
 class VexbotBot(WarmsUp, BaseBot):
@@ -234,18 +235,19 @@ class VexbotBot(WarmsUp, BaseBot):
         return self._estimate_cache
 
     def _next_estimate(self, child: int, sub: Any, acting: Estimate, shown: Estimate
-                       ) -> tuple[int, float] | None:
-        """The level and observations of the model's estimate at ``child``, when it is the
-        opponent's decision or a showdown."""
+                       ) -> tuple[str, float] | None:
+        """The level (named) and observations of the model's estimate at ``child``, when it
+        is the opponent's decision or a showdown."""
         local = child - sub.root
-        for where, estimate in ((sub.opponent_nodes, acting), (sub.showdowns, shown)):
+        for where, estimate, names in ((sub.opponent_nodes, acting, ACTION_LEVEL_NAMES),
+                                       (sub.showdowns, shown, SHOWDOWN_LEVEL_NAMES)):
             hit = np.flatnonzero(where == local)
             if hit.size:
                 i = int(hit[0])
                 level = int(estimate.level[i])
-                seen = (float(estimate.observed[i, level]) if level < 3
+                seen = (float(estimate.observed[i, level]) if level < len(names) - 1
                         else self.params.prior_weight)
-                return level, seen
+                return names[level], seen
         return None
 
     def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
@@ -273,7 +275,7 @@ class VexbotBot(WarmsUp, BaseBot):
             rows.append(ActionTrace(
                 action=str(action), value=float(v.values[0, i]),
                 probability=float(v.probabilities[0, i]),
-                level=None if estimate is None else LEVEL_NAMES[estimate[0]],
+                level=None if estimate is None else estimate[0],
                 observations=None if estimate is None else estimate[1]))
         record = DecisionTrace(hand=obs.hand_number, seat=obs.seat,
                                street=obs.street.label, hole=format_cards(obs.hole_cards),
