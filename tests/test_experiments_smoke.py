@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -38,13 +39,15 @@ WATCHED = ("experiments", "agent", "simulator", "configs", "results")
 class Smoke:
     """A script's tiny run: its arguments (``{tmp}`` is the run's temporary folder), the
     runs of other scripts it reads (run first, in the same folder), patterns its output must
-    match, and the files (globs under ``{tmp}``) it must write, none of them empty."""
+    match, the files (globs under ``{tmp}``) it must write, none of them empty, and the
+    programs it needs (skipped without them; CI installs them)."""
 
     args: tuple[str, ...] = ()
     prints: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()
     before: tuple[tuple[str, ...], ...] = ()
     slow: bool = False
+    needs: tuple[str, ...] = ()
 
 
 STUDY_DIRS = ("--results", "{tmp}/results", "--runs", "{tmp}/runs", "--inline")
@@ -66,6 +69,10 @@ SMOKE: dict[str, Smoke] = {
                                  "--rivers", "1"),
                                 prints=(r"act: \d+ decisions", r"solver: one board",
                                         r"best response: one river board"), slow=True),
+    "bench/bench_serve.py": Smoke(("--smoke",),
+                                  prints=(r"median \d+\.\d+ ms, p90", r"ratio = \d",
+                                          r"report page of a 200-hand run"),
+                                  needs=("chromium", "chromedriver")),
     "bench/bench_vexbot.py": Smoke(("--smoke",),
                                    prints=(r"vexbot act: \d+ decisions; median",
                                            r"full-range policy after the flop",
@@ -254,6 +261,9 @@ def test_every_script_has_a_smoke_run() -> None:
 def test_the_script_runs_in_its_smoke_mode(script: str, tmp_path: Path) -> None:
     smoke = SMOKE.get(script)
     assert smoke is not None, f"{script}: no smoke run in SMOKE"
+    missing = [program for program in smoke.needs if shutil.which(program) is None]
+    if missing:
+        pytest.skip(f"{script} needs {', '.join(missing)}")
     before = _state()
     for first, *args in smoke.before:
         done = _run(first, tuple(args), tmp_path)

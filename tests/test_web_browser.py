@@ -168,6 +168,39 @@ def test_a_hint_states_a_row_that_sums_to_one(server, browser):  # type: ignore[
     assert "heuristic" in box.text
 
 
+LIVE_PANEL = """
+const bots = document.querySelectorAll('#seat-1 .card, #seat-2 .card');
+return {bots: [...bots].map(c => c.textContent),
+        decisions: document.querySelectorAll('#reasoning .decision').length,
+        state: document.body.dataset.state || ''};
+"""
+
+
+def test_a_live_hand_shows_the_agents_reasoning_only_after_it(  # type: ignore[no-untyped-def]
+        server, browser):
+    browser.get(f"{server}/play?token=tok&opponents=heuristic,call&pace=0&seed=8")
+    for _ in range(40):
+        _wait(browser, "#btn-call, #btn-next")
+        if browser.find_elements(By.CSS_SELECTOR, "#btn-next"):
+            break
+        live = browser.execute_script(LIVE_PANEL)
+        assert live["decisions"] == 0, "a bot's reasoning shown during the hand"
+        assert set(live["bots"]) == {"??"}, f"a bot's card shown during the hand: {live}"
+        browser.find_element(By.CSS_SELECTOR, "#btn-call").click()
+        time.sleep(0.05)
+    panels = browser.find_elements(By.CSS_SELECTOR, "#reasoning .decision")
+    agent = [p for p in panels if p.text.startswith("heuristic")]
+    assert agent, "no reasoning of the agent after the hand"
+    for panel in agent:
+        probs = [float(x.text) for x in panel.find_elements(By.CSS_SELECTOR, ".prob")]
+        assert probs and abs(sum(probs) - 1) < 1e-3
+        assert "EHS" in panel.text or "income rate" in panel.text  # its trace is attached
+    grids = browser.find_elements(By.CSS_SELECTOR, "#reasoning .grid.range")
+    assert grids and all(len(g.find_elements(By.CSS_SELECTOR, ".range-cell")) == 169
+                         for g in grids)
+    _no_outside_request(browser, server)
+
+
 def _pokerkit_pots(history) -> list[int]:  # type: ignore[no-untyped-def]
     """The pot (bets included) after each player action of a PHH hand, by pokerkit."""
     states = iter(history)

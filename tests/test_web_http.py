@@ -150,6 +150,23 @@ def test_a_game_by_requests_refuses_illegal_amounts_and_writes_phh(served):
     assert played == {s["name"]: s["stack"] for s in view["seats"]}
 
 
+def test_the_agents_trace_reaches_the_page_after_each_live_hand(served):
+    """The agent's trace lines are read back between hands, so each hand's reasoning carries
+    its trace (a writer that held them in a buffer showed rows with no trace)."""
+    _, client, _ = served
+    ident = client.post("/api/games", json={"opponents": [{"bot": "heuristic"}],
+                                            "variant": "limit", "seed": 3},
+                        headers=TOKEN).json()["id"]
+    streets = []
+    for _ in range(3):
+        view = _play_to_showdown(client, ident)
+        agent = [r for r in view["reasoning"] if r["name"] == "heuristic"]
+        assert agent and all(r.get("trace", {}).get("kind") == "decision" for r in agent)
+        assert [r["trace"]["street"] for r in agent] == [r["street"] for r in agent]
+        streets += [r["street"] for r in agent]
+    assert len(set(streets)) > 1  # the hands' own decisions, not the first hand's again
+
+
 def test_closed_and_idle_games_end_and_nothing_leaks(served):
     web, client, _ = served
     before = threading.active_count()

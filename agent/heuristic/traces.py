@@ -188,6 +188,8 @@ class TraceWriter:
     def write(self, record: TraceRecord) -> None:
         if self._file is not None:
             self._file.write(record.model_dump_json() + "\n")
+            if record.kind == "end":  # a reader between hands (the browser's) sees them whole
+                self._file.flush()
 
     def close(self) -> None:
         if self._file is not None:

@@ -114,6 +114,20 @@ def check_params(spec: BotSpec, params: Mapping[str, Any]) -> None:
         raise BotSpecError(f"bot {spec.name!r}: bad params {dict(params)}: {exc}") from None
 
 
+def param_names(spec: BotSpec) -> set[str]:
+    """The parameters a seat's ``params`` may name: the class's ``documented_params()`` when
+    it has them (a constructor taking ``**overrides`` hides its dotted ones), else the
+    constructor's named parameters."""
+    documented = getattr(spec.factory, "documented_params", None)
+    if callable(documented):
+        return set(documented())
+    try:
+        parameters = inspect.signature(spec.factory).parameters.values()
+    except (TypeError, ValueError):
+        return set()
+    return {p.name for p in parameters if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+
+
 def check_for_game(spec: BotSpec, params: Mapping[str, Any], game: GameConfig,
                    seats: int) -> None:
     """Everything a bot can be checked for before a match, so that bad input is refused

@@ -239,7 +239,10 @@ class WebApp:
             with lock:
                 extra: dict[str, Any] = {}
                 if verb == "step":
-                    extra["bot_seconds"] = table.step()
+                    stepped = table.step()
+                    if stepped is not None:
+                        extra = {"returned_at": stepped.returned_at,
+                                 "bot_seconds": stepped.after_return}
                 elif verb == "act":
                     table.act(data)
                 elif verb == "deal":

@@ -49,7 +49,7 @@ from simulator.play.protocol import (
     StepWithPolicyBot,
     own_holding,
 )
-from simulator.play.registry import build, check_for_game, prepare, resolve
+from simulator.play.registry import build, check_for_game, param_names, prepare, resolve
 
 MAX_SEATS = 10
 TRACE_READ_LIMIT = 1 << 20  # bytes of a bot's trace read after one hand
@@ -145,6 +145,16 @@ def action_of(data: object, legal: LegalActions) -> Action:
     return Action.raise_to(amount)
 
 
+@dataclass(frozen=True)
+class Stepped:
+    """A bot's step, timed: when the bot returned (seconds since the epoch, the clock a
+    browser's ``Date.now()`` shares, so a benchmark can time the page showing the action) and
+    the server's seconds from then until the action was applied and told to every bot."""
+
+    returned_at: float
+    after_return: float
+
+
 @dataclass
 class Seat:
     name: str
@@ -189,7 +199,7 @@ class Table:
         for o in request.opponents:
             params = dict(o.params)
             spec = resolve(o.bot)
-            if request.traces and "trace" in _param_names(spec.factory):
+            if request.traces and "trace" in param_names(spec):
                 params.setdefault("trace", True)
             check_for_game(spec, params, self.game, len(self.names))
             specs.append((spec, params))
@@ -255,8 +265,8 @@ class Table:
         self.log, self.decisions, self.last_result = [], [], None
         self._tell(self.driver.events())
 
-    def step(self) -> float | None:
-        """Let the bot to act act; returns the seconds from its return to here (None when no
+    def step(self) -> Stepped | None:
+        """Let the bot to act act; returns when it returned and what followed (None when no
         bot was to act)."""
         driver = self._live()
         actor = driver.actor
@@ -266,7 +276,7 @@ class Table:
         assert bot is not None
         obs = driver.observation(actor)
         action, policy = self._ask(actor, bot, obs)
-        returned = time.perf_counter()
+        returned, returned_at = time.perf_counter(), time.time()
         if action is None or not obs.legal.allows(action):
             if action is not None:
                 self._fault(actor, f"act(): illegal action {action} (legal: {obs.legal})")
@@ -276,7 +286,7 @@ class Table:
         self._record_decision(actor, obs, policy, action)
         driver.apply(action)
         self._tell(driver.events())
-        return time.perf_counter() - returned
+        return Stepped(returned_at, time.perf_counter() - returned)
 
     def act(self, data: object) -> None:
         """The person's action; :class:`BadRequest` if it is not legal (nothing changes)."""
@@ -484,14 +494,6 @@ class Table:
 def _policy_row(policy: Policy) -> dict[str, Any]:
     row = policy.probabilities[0]
     return {"actions": [str(a) for a in policy.actions], "probs": [float(p) for p in row]}
-
-
-def _param_names(factory: Any) -> set[str]:
-    import inspect
-    try:
-        return set(inspect.signature(factory).parameters)
-    except (TypeError, ValueError):
-        return set()
 
 
 class Tables:

@@ -31,6 +31,9 @@
 
   function render(v) {
     felt.replaceChildren();
+    // Which bot action the table shows, stamped by the server when the bot returned: a
+    // benchmark reads it to time the page (experiments/bench/bench_serve.py).
+    felt.dataset.returned = v.returned_at ? String(v.returned_at) : "";
     v.seats.forEach((s, i) => {
       const cls = "seat" + (v.actor === i ? " actor" : "") + (s.active ? "" : " out");
       const cards = el("div", {}, ...(s.cards ? s.cards.map(card) : [card(""), card("")]));
