@@ -161,8 +161,11 @@ class VexbotBot(WarmsUp, BaseBot):
             self._board = event.board
         elif isinstance(event, Showdown):
             self._shown = dict(event.shown.items())
-        elif isinstance(event, HandEnded) and not self._frozen and self._seat is not None:
-            self._learn()
+        elif isinstance(event, HandEnded):
+            if self._trace is not None:  # a reader between hands (the browser's) sees it whole
+                self._trace.flush()
+            if not self._frozen and self._seat is not None:
+                self._learn()
 
     def _learn(self) -> None:
         """The finished hand's opponent moves and, at a showdown, its shown strength."""
@@ -277,7 +280,10 @@ class VexbotBot(WarmsUp, BaseBot):
                 probability=float(v.probabilities[0, i]),
                 level=None if estimate is None else estimate[0],
                 observations=None if estimate is None else estimate[1]))
-        record = DecisionTrace(hand=obs.hand_number, seat=obs.seat,
+        context = self._context
+        assert context is not None
+        record = DecisionTrace(block=context.block, perm=context.permutation,
+                               hand=obs.hand_number, seat=obs.seat,
                                street=obs.street.label, hole=format_cards(obs.hole_cards),
                                board=format_cards(obs.board), pot=obs.pot,
                                to_call=obs.legal.call_amount, actions=rows,
