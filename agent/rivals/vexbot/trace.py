@@ -5,8 +5,8 @@
 A line holds the hand, the seat, the street, the cards, the pot and the price, the hands
 learned so far, the chosen action and per candidate action its value (chips, for the hand),
 its chance, and which context level the model's estimate right after it came from
-(``sequence``, ``bet counts``, ``round``, ``street``, ``any round`` or ``prior``) with the decayed observations behind
-it.
+(``sequence``, ``bet counts``, ``round``, ``street``, ``any round`` or ``prior``) with the
+decayed observations behind it.
 
 >>> r = DecisionTrace(hand=3, seat=0, street="flop", hole="AsKd", board="2c7d9h", pot=8,
 ...                   to_call=0, chosen="call", hands_learned=10, actions=[ActionTrace(
