@@ -141,6 +141,12 @@ SMOKE: dict[str, Smoke] = {
                                           prints=(r"wrote .*equity\.npz",),
                                           writes=("equity.npz",), slow=True),
     # --- studies ------------------------------------------------------------------------------
+    "studies/vexbot_matches.py": Smoke(
+        ("--play", "--deals", "20", "--block-size", "10", "--rivals", "call", "raise",
+         *STUDY_DIRS),
+        prints=(r"\| call \| 20 \(2\)", r"vexbot - exploiter, paired by block",
+                r"\| raise \| [-+]\d"),
+        writes=("results/vexbot_matches.md", "results/vexbot_learning.png")),
     "studies/aivat_variance.py": Smoke(("loki", "--deals", "12", "--blocks", "2", "--results",
                                         "{tmp}/results"),
                                        prints=(r"\| AIVAT \| [\d.]+ \|", r"R2"),

@@ -320,3 +320,42 @@ def test_a_sit_and_go_s_report_is_its_summary_and_it_is_listed(tmp_path: Path) -
     embedded = json.loads(html.split('id="report-data">')[1].split("</script>")[0]
                           .replace("<\\/", "</"))
     assert embedded["rows"] == data["rows"]
+
+
+def test_vexbots_search_values_reach_a_live_table_and_a_replay(served, tmp_path):
+    """``vexbot``'s trace (its file named by the simulator's convention, not the agent's)
+    reaches the page after a live hand, its chances the row it stated; and a replayed hand
+    of a traced run finds it at the step of each of its actions."""
+    web, client, root = served
+    ident = client.post("/api/games", json={"opponents": [{"bot": "vexbot"}],
+                                            "variant": "limit", "seed": 2},
+                        headers=TOKEN).json()["id"]
+    for _ in range(2):
+        view = _play_to_showdown(client, ident)
+        searched = [r for r in view["reasoning"] if r["name"] == "vexbot"]
+        assert searched
+        for r in searched:
+            trace = r["trace"]
+            assert [a["action"] for a in trace["actions"]] == r["actions"]
+            assert [a["probability"] for a in trace["actions"]] == pytest.approx(r["probs"])
+            assert trace["chosen"] == r["chosen"]
+    config = tmp_path / "vex.yaml"
+    config.write_text(
+        "game: {variant: limit, blinds: [1, 2], small_bet: 2, stack: 200, reset_stacks: true}\n"
+        "seats:\n  - {name: vex, bot: vexbot, params: {trace: true}}\n"
+        "  - {name: station, bot: call}\n"
+        f"hands: 4\nseed: 3\nduplicate: false\nblock_size: 4\nworkers: 1\n"
+        f"output: {{dir: {root / 'vex'}, hand_histories: true, plots: false}}\n")
+    from simulator.cli import main as holdem
+    assert holdem(["run", str(config), "--quiet"]) == 0
+    hands = client.get("/api/hands?ref=0/vex/hands.phhs").json()
+    reasoned = 0
+    for index in range(len(hands["hands"])):
+        hand = client.get(f"/api/hand?ref=0/vex/hands.phhs&index={index}").json()
+        seat = hand["names"].index("vex")
+        acted = [s for s in hand["steps"] if s["what"].startswith("vex:")]
+        shown = [s for s in hand["steps"] if "reasoning" in s]
+        assert [s["reasoning"]["seat"] for s in shown] == [seat] * len(acted)
+        assert all(s["reasoning"]["trace"]["hand"] == index for s in shown)
+        reasoned += len(shown)
+    assert reasoned >= 4

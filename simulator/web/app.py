@@ -29,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from simulator.core.errors import HoldemError
 from simulator.play.registry import registered
+from simulator.play.trace_files import trace_file
 from simulator.web.paths import NotFound, Roots, kind_of
 from simulator.web.replays import (
     HISTORY_FILE,
@@ -212,7 +213,7 @@ class WebApp:
             if folder is None:
                 return None
             try:
-                return self.roots.resolve(f"{folder}/bots/{name}/trace-b{block}-p{perm}.jsonl")
+                return trace_file(self.roots.resolve(f"{folder}/bots/{name}"), block, perm)
             except NotFound:
                 return None
         return locate

@@ -27,6 +27,7 @@ from simulator.core.errors import HoldemError
 from simulator.core.files import FileRefused, read_regular
 from simulator.core.state import HandState
 from simulator.interop.phh import PHHError, PHHHand, loads_all, parse_actions
+from simulator.play.trace_files import is_decision, line_prefix
 from simulator.web.tables import card_list
 
 MAX_PHH_BYTES = 64 << 20  # a run of 10,000 hands is about 4 MB
@@ -142,7 +143,7 @@ def _decisions(path: Path, block: int, perm: int, hand: int) -> list[dict[str, A
         data = read_regular(path, MAX_TRACE_BYTES)
     except (OSError, FileRefused):
         return []
-    prefix = f'{{"block":{block},"perm":{perm},"hand":{hand},'.encode()
+    prefix = line_prefix(block, perm, hand)
     out: list[dict[str, Any]] = []
     at = data.find(prefix)
     while at >= 0:
@@ -161,4 +162,4 @@ def _record(line: bytes) -> dict[str, Any] | None:
         record = json.loads(line)
     except (ValueError, RecursionError):
         return None
-    return record if isinstance(record, dict) and record.get("kind") == "decision" else None
+    return record if is_decision(record) else None

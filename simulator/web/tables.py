@@ -50,6 +50,7 @@ from simulator.play.protocol import (
     own_holding,
 )
 from simulator.play.registry import build, check_for_game, param_names, prepare, resolve
+from simulator.play.trace_files import is_decision, trace_file
 
 MAX_SEATS = 10
 TRACE_READ_LIMIT = 1 << 20  # bytes of a bot's trace read after one hand
@@ -422,8 +423,8 @@ class Table:
         where the last hand's stopped, bounded), on the decisions they explain."""
         by_seat: dict[int, list[dict[str, Any]]] = {}
         for index, seat in enumerate(self.seats):
-            path = self.folder / "bots" / seat.name / "trace-b0-p0.jsonl"
-            if seat.bot is None or not path.is_file() or path.is_symlink():
+            path = trace_file(self.folder / "bots" / seat.name, 0, 0)
+            if seat.bot is None or path is None:
                 continue
             with open(path, "rb") as f:
                 f.seek(seat.trace_offset)
@@ -435,7 +436,7 @@ class Table:
                     record = json.loads(line)
                 except ValueError:
                     continue
-                if isinstance(record, dict) and record.get("kind") == "decision":
+                if is_decision(record):
                     by_seat.setdefault(index, []).append(record)
         for entry in self.decisions:
             records = by_seat.get(entry["seat"])

@@ -52,7 +52,8 @@ from simulator.play.protocol import PolicyError, holding_indices, own_holding
 GAME = ("vexbot plays heads-up fixed-limit hold'em only (blinds b/2 and b, bets b and 2b, "
         "cap 4, no ante, stacks reset every hand, at least 24 big blinds: 48 chips at blinds "
         "1/2)")
-LEVEL_NAMES = ("sequence", "bet counts", "round", "prior")
+ACTION_LEVEL_NAMES = ("sequence", "bet counts", "round", "street", "any round", "prior")
+SHOWDOWN_LEVEL_NAMES = ("sequence", "bet counts", "final pot", "any showdown", "prior")
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class Values:
     actions: tuple[Action, ...]
     values: np.ndarray
     probabilities: np.ndarray
-    next_estimates: tuple[tuple[int, float] | None, ...]
+    next_estimates: tuple[tuple[str, float] | None, ...]
 
 
 class VexbotBot(WarmsUp, BaseBot):
@@ -162,8 +163,11 @@ class VexbotBot(WarmsUp, BaseBot):
             self._board = event.board
         elif isinstance(event, Showdown):
             self._shown = dict(event.shown.items())
-        elif isinstance(event, HandEnded) and not self._frozen and self._seat is not None:
-            self._learn()
+        elif isinstance(event, HandEnded):
+            if self._trace is not None:  # a reader between hands (the browser's) sees it whole
+                self._trace.flush()
+            if not self._frozen and self._seat is not None:
+                self._learn()
 
     def _learn(self) -> None:
         """The finished hand's opponent moves and, at a showdown, its shown strength."""
@@ -236,18 +240,19 @@ class VexbotBot(WarmsUp, BaseBot):
         return self._estimate_cache
 
     def _next_estimate(self, child: int, sub: Any, acting: Estimate, shown: Estimate
-                       ) -> tuple[int, float] | None:
-        """The level and observations of the model's estimate at ``child``, when it is the
-        opponent's decision or a showdown."""
+                       ) -> tuple[str, float] | None:
+        """The level (named) and observations of the model's estimate at ``child``, when it
+        is the opponent's decision or a showdown."""
         local = child - sub.root
-        for where, estimate in ((sub.opponent_nodes, acting), (sub.showdowns, shown)):
+        for where, estimate, names in ((sub.opponent_nodes, acting, ACTION_LEVEL_NAMES),
+                                       (sub.showdowns, shown, SHOWDOWN_LEVEL_NAMES)):
             hit = np.flatnonzero(where == local)
             if hit.size:
                 i = int(hit[0])
                 level = int(estimate.level[i])
-                seen = (float(estimate.observed[i, level]) if level < 3
+                seen = (float(estimate.observed[i, level]) if level < len(names) - 1
                         else self.params.prior_weight)
-                return level, seen
+                return names[level], seen
         return None
 
     def policy(self, observation: Observation, holdings: Sequence[tuple[int, int]]) -> Policy:
@@ -275,9 +280,12 @@ class VexbotBot(WarmsUp, BaseBot):
             rows.append(ActionTrace(
                 action=str(action), value=float(v.values[0, i]),
                 probability=float(v.probabilities[0, i]),
-                level=None if estimate is None else LEVEL_NAMES[estimate[0]],
+                level=None if estimate is None else estimate[0],
                 observations=None if estimate is None else estimate[1]))
-        record = DecisionTrace(hand=obs.hand_number, seat=obs.seat,
+        context = self._context
+        assert context is not None
+        record = DecisionTrace(block=context.block, perm=context.permutation,
+                               hand=obs.hand_number, seat=obs.seat,
                                street=obs.street.label, hole=format_cards(obs.hole_cards),
                                board=format_cards(obs.board), pot=obs.pot,
                                to_call=obs.legal.call_amount, actions=rows,

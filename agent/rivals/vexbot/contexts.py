@@ -3,25 +3,33 @@ coarser contexts Vexbot backs off to when a betting sequence has been seen too r
 
 The nodes are those of :func:`agent.equilibrium.tree.build_tree` for ``HEADS_UP_LIMIT``
 (player 0 is the button; chips in units of a small blind), so ``cfr``'s self-play counts
-land on the same nodes. Each opponent decision node has three contexts, finest first:
+land on the same nodes. Each opponent decision node has five contexts, finest first:
 
 * level 0, the exact sequence (the node);
 * level 1, the pair of bet counts: (round, player, the player's bets and raises in the hand,
   the other's, whether it faces a bet);
-* level 2, the round's betting: (round, player, whether it faces a bet, bets in the round).
+* level 2, the round's betting: (round, player, whether it faces a bet, bets in the round);
+* level 3, the street: (round, whether it faces a bet), either seat;
+* level 4, the hand: whether it faces a bet, in any round and seat.
 
-Each showdown leaf, seen from an opponent in role ``p``, has three too:
+Each showdown leaf, seen from an opponent in role ``p``, has four:
 
 * level 0, the exact sequence and ``p``;
 * level 1, ``p`` and the pair of bet counts of the hand;
-* level 2, ``p`` and the final pot.
+* level 2, ``p`` and the final pot;
+* level 3, every showdown (one context).
+
+Why the two coarse levels: against an opponent whose exact sequences rarely repeat (a
+raiser's), the finer levels stay thin for hundreds of hands, while "how often it folds to a
+bet" is seen in nearly every hand. Pooled over nodes whose equilibrium frequencies differ,
+they are read *relative to the prior* (:mod:`.model`), not as raw frequencies.
 
 The preorder numbering puts every node's subtree in one range ``[n, end[n])``, which the
 search walks by depth, deepest first.
 
 >>> t = context_tree()
->>> int(t.tree.kind.shape[0]), t.levels
-(17221, 3)
+>>> int(t.tree.kind.shape[0]), t.action_contexts[3:], t.showdown_contexts[3:]
+(17221, (8, 2), (1,))
 >>> bool(t.end[0] == t.tree.nodes), int(t.depth[t.tree.find("rc/r")])
 (True, 4)
 """
@@ -48,7 +56,8 @@ from simulator.core.actions import ActionKind
 from simulator.core.observation import Observation
 from simulator.play.protocol import PolicyError
 
-LEVELS = 3
+ACTION_LEVELS = 5
+SHOWDOWN_LEVELS = 4
 COLUMN = {ActionKind.FOLD: FOLD_ACTION, ActionKind.CALL: CALL, ActionKind.RAISE: RAISE}
 
 
@@ -70,10 +79,6 @@ class ContextTree:
     showdown_context: np.ndarray
     action_contexts: tuple[int, ...]
     showdown_contexts: tuple[int, ...]
-
-    @property
-    def levels(self) -> int:
-        return LEVELS
 
     def node_of(self, observation: Observation) -> int:
         """The decision node of the observation's public history, the chance nodes between
@@ -148,29 +153,30 @@ def context_tree() -> ContextTree:
     tree = build_tree(HEADS_UP_LIMIT)
     end, depth, raises, round_bets = _attributes(tree)
     n = tree.nodes
-    action = np.full((LEVELS, n), -1, dtype=np.int64)
+    action = np.full((ACTION_LEVELS, n), -1, dtype=np.int64)
     counts: list[int] = []
     decisions = [int(x) for x in np.flatnonzero(tree.kind == DECISION)]
-    for level in range(LEVELS):
+    for level in range(ACTION_LEVELS):
         keys: list[tuple[int, ...] | None] = [None] * n
         for node in decisions:
             p, r = int(tree.player[node]), int(tree.round[node])
             facing = int(tree.spent[node, p] < tree.spent[node, 1 - p])
-            keys[node] = ((node,) if level == 0 else
-                          (r, p, int(raises[node, p]), int(raises[node, 1 - p]), facing)
-                          if level == 1 else (r, p, facing, int(round_bets[node])))
+            keys[node] = ((node,), (r, p, int(raises[node, p]), int(raises[node, 1 - p]),
+                                    facing),
+                          (r, p, facing, int(round_bets[node])), (r, facing),
+                          (facing,))[level]
         action[level], count = _ids(keys)
         counts.append(count)
-    showdown = np.full((LEVELS, 2, n), -1, dtype=np.int64)
+    showdown = np.full((SHOWDOWN_LEVELS, 2, n), -1, dtype=np.int64)
     sd_counts: list[int] = []
     leaves = [int(x) for x in np.flatnonzero(tree.kind == SHOWDOWN)]
-    for level in range(LEVELS):
+    for level in range(SHOWDOWN_LEVELS):
         keys = [None] * (2 * n)
         for p in (0, 1):
             for node in leaves:
-                keys[p * n + node] = ((node, p) if level == 0 else
-                                      (p, int(raises[node, p]), int(raises[node, 1 - p]))
-                                      if level == 1 else (p, int(tree.spent[node, 0])))
+                keys[p * n + node] = ((node, p), (p, int(raises[node, p]),
+                                                  int(raises[node, 1 - p])),
+                                      (p, int(tree.spent[node, 0])), ())[level]
         ids, count = _ids(keys)
         showdown[level] = ids.reshape(2, n)
         sd_counts.append(count)

@@ -1,12 +1,15 @@
 """Vexbot's opponent model on disk: one checksummed array archive
 (:mod:`simulator.core.archive`), read within bounds, the game recorded.
 
-Format ``vexbot-opponent-model``, version 1. The header holds ``game`` (as the agent's
+Format ``vexbot-opponent-model``, version 2 (version 1 had three levels and no expected
+counts; it is refused, naming the version). The header holds ``game`` (as the agent's
 model records it, :func:`agent.modeller.storage.game_record`), ``bins``, ``hands`` (the
 model's clock) and ``decay``; the arrays are ``actions<l>`` (contexts, 3) and
 ``showdowns<l>`` (contexts, bins) float64 counts with their ``...stamp`` int64 arrays, one
-pair per back-off level. Every shape is checked against the context tree before any array is
-read; counts must be finite, non-negative and at most 2**53, stamps within 0..hands.
+pair per back-off level, and at the pooled levels (1 and up) ``...expected`` float64
+arrays of the counts the prior expected. Every shape is checked against the context tree
+before any array is read; counts must be finite, non-negative and at most 2**53, stamps
+within 0..hands.
 
 The agent's own model file (:mod:`agent.modeller.storage`) is a chain store with size
 buckets and street-by-context frequencies: a different model, so this is its own format
@@ -24,8 +27,8 @@ import numpy as np
 
 from agent.modeller.errors import ModelFileError
 from agent.modeller.storage import game_record
-from agent.rivals.vexbot.contexts import LEVELS
-from agent.rivals.vexbot.model import OpponentModel
+from agent.rivals.vexbot.contexts import ACTION_LEVELS, SHOWDOWN_LEVELS
+from agent.rivals.vexbot.model import Counts, OpponentModel
 from simulator.core.archive import (
     ArchiveError,
     Declared,
@@ -37,10 +40,16 @@ from simulator.core.archive import (
 from simulator.core.game import GameConfig
 
 FORMAT = "vexbot-opponent-model"
-VERSION = 1
+VERSION = 2
 MAX_COUNT = float(2**53)
-LIMITS = Limits(file_bytes=64 << 20, array_bytes=16 << 20, members=4 * LEVELS + 2,
-                total_bytes=128 << 20)
+LIMITS = Limits(file_bytes=64 << 20, array_bytes=16 << 20,
+                members=3 * (ACTION_LEVELS + SHOWDOWN_LEVELS) + 2, total_bytes=128 << 20)
+
+
+def _members(model: OpponentModel) -> list[tuple[str, Counts]]:
+    """Each level's counts, named as in the file."""
+    return ([(f"actions{lv}", c) for lv, c in enumerate(model.actions)]
+            + [(f"showdowns{lv}", c) for lv, c in enumerate(model.showdowns)])
 
 
 def model_name(block: int, permutation: int) -> str:
@@ -55,11 +64,11 @@ def model_name(block: int, permutation: int) -> str:
 def save(target: str | Path | IO[bytes], model: OpponentModel, game: GameConfig) -> None:
     """Write the model (to a path atomically, or into a binary file the caller opened)."""
     arrays: dict[str, np.ndarray] = {}
-    for level in range(LEVELS):
-        for name, counts in (("actions", model.actions[level]),
-                             ("showdowns", model.showdowns[level])):
-            arrays[f"{name}{level}"] = counts.counts
-            arrays[f"{name}{level}stamp"] = counts.stamp
+    for name, counts in _members(model):
+        arrays[name] = counts.counts
+        arrays[f"{name}stamp"] = counts.stamp
+        if counts.expected is not None:
+            arrays[f"{name}expected"] = counts.expected
     fields = {"game": game_record(game, 2), "bins": model.bins, "hands": model.hands,
               "decay": model.decay}
     if isinstance(target, (str, Path)):
@@ -82,17 +91,20 @@ def load(path: str | Path, model: OpponentModel, game: GameConfig) -> None:
                                               "not a vexbot model")) from None
     hands = int(archive.header["hands"])
     arrays = archive.arrays
-    for level in range(LEVELS):
-        for name, counts in (("actions", model.actions[level]),
-                             ("showdowns", model.showdowns[level])):
-            c, s = arrays[f"{name}{level}"], arrays[f"{name}{level}stamp"]
-            if not np.isfinite(c).all() or (c < 0).any() or (c > MAX_COUNT).any():
-                raise ModelFileError(f"{path}: vexbot model over its bounds ({name}{level} "
-                                     f"counts outside 0..2**53)")
-            if (s < 0).any() or (s > hands).any():
-                raise ModelFileError(f"{path}: vexbot model over its bounds ({name}{level} "
-                                     f"stamps outside 0..{hands})")
-            counts.counts, counts.stamp = c.copy(), s.copy()
+    for name, counts in _members(model):
+        c, s = arrays[name], arrays[f"{name}stamp"]
+        e = arrays.get(f"{name}expected")
+        for what, a in (("counts", c), ("expected counts", e)):
+            if a is not None and (not np.isfinite(a).all() or (a < 0).any()
+                                  or (a > MAX_COUNT).any()):
+                raise ModelFileError(f"{path}: vexbot model over its bounds ({name} {what} "
+                                     f"outside 0..2**53)")
+        if (s < 0).any() or (s > hands).any():
+            raise ModelFileError(f"{path}: vexbot model over its bounds ({name} "
+                                 f"stamps outside 0..{hands})")
+        counts.counts, counts.stamp = c.copy(), s.copy()
+        if e is not None:
+            counts.expected = e.copy()
     model.hands = hands
 
 
@@ -108,11 +120,11 @@ def _expect(path: Path, header: dict[str, Any], declared: Mapping[str, Declared]
     if type(hands) is not int or not 0 <= hands <= 2**53:
         raise ModelFileError(f"{path}: vexbot model over its bounds (hands {hands!r})")
     wanted: dict[str, tuple[tuple[int, ...], type[np.generic]]] = {}
-    for level in range(LEVELS):
-        for name, counts in (("actions", model.actions[level]),
-                             ("showdowns", model.showdowns[level])):
-            wanted[f"{name}{level}"] = (counts.counts.shape, np.float64)
-            wanted[f"{name}{level}stamp"] = (counts.stamp.shape, np.int64)
+    for name, counts in _members(model):
+        wanted[name] = (counts.counts.shape, np.float64)
+        wanted[f"{name}stamp"] = (counts.stamp.shape, np.int64)
+        if counts.expected is not None:
+            wanted[f"{name}expected"] = (counts.expected.shape, np.float64)
     if set(declared) != set(wanted):
         raise ModelFileError(f"{path}: corrupt vexbot model (arrays {sorted(declared)[:8]})")
     for name, (shape, dtype) in wanted.items():

@@ -1,11 +1,12 @@
 """Vexbot's decision trace: one JSON line per decision, in the bot's directory as
-``vexbot-trace-b{B}-p{P}.jsonl``, read back by ``holdem explain``.
+``vexbot-trace-b{B}-p{P}.jsonl``, read back by ``holdem explain`` and shown by the browser
+(the simulator's trace-line convention: ``simulator/play/trace_files.py``).
 
 A line holds the hand, the seat, the street, the cards, the pot and the price, the hands
 learned so far, the chosen action and per candidate action its value (chips, for the hand),
 its chance, and which context level the model's estimate right after it came from
-(``sequence``, ``bet counts``, ``round`` or ``prior``) with the decayed observations behind
-it.
+(``sequence``, ``bet counts``, ``round``, ``street``, ``any round`` or ``prior``) with the
+decayed observations behind it.
 
 >>> r = DecisionTrace(hand=3, seat=0, street="flop", hole="AsKd", board="2c7d9h", pot=8,
 ...                   to_call=0, chosen="call", hands_learned=10, actions=[ActionTrace(
@@ -22,6 +23,7 @@ True
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -48,6 +50,10 @@ class ActionTrace(_Record):
 
 
 class DecisionTrace(_Record):
+    # The first fields are the simulator's trace-line convention (simulator/play/
+    # trace_files.py): a reader finds a hand's lines by their opening characters.
+    block: int = 0  # absent in traces written before the convention
+    perm: int = 0
     hand: int
     seat: int
     street: str = Field(max_length=10)
@@ -58,6 +64,7 @@ class DecisionTrace(_Record):
     chosen: str = Field(max_length=100)
     hands_learned: int
     actions: list[ActionTrace] = Field(max_length=3)
+    kind: Literal["decision"] = "decision"
 
     def line(self) -> str:
         return self.model_dump_json()

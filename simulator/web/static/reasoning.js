@@ -30,16 +30,32 @@ function renderReasoning(d) {
     if (tr.preflop) box.append(el("p", {}, "pre-flop: income rate " + tr.preflop.ir +
       " (table " + tr.preflop.table + ")"));
     for (const r of (tr.ranges || [])) box.append(rangeGrid(r));
+    if (tr.actions && tr.actions.length) box.append(searchValues(tr));
   }
   return box;
 }
 // A trace record's row of action probabilities: the candidates' chances after the flop, the
 // pre-flop rules' chances, or the equilibrium's.
 function traceRow(tr) {
+  if (tr.actions && tr.actions.length)
+    return { actions: tr.actions.map(a => a.action), probs: tr.actions.map(a => a.probability) };
   if (tr.candidates && tr.candidates.length)
     return { actions: tr.candidates.map(c => c.action), probs: tr.candidates.map(c => c.chance) };
   const chances = (tr.preflop && tr.preflop.chances) || tr.equilibrium;
   return chances ? { actions: Object.keys(chances), probs: Object.values(chances) } : {};
+}
+// A searching bot's trace (vexbot's): each action's value for the hand in chips, its chance,
+// and where the opponent model's estimate after it came from, with the observations behind it.
+function searchValues(tr) {
+  const { el } = Holdem;
+  const t = el("table", { class: "search" }, el("tr", {}, el("th", {}, "action"),
+    el("th", {}, "value (chips)"), el("th", {}, "chance"), el("th", {}, "model"),
+    el("th", {}, "observations")));
+  for (const a of tr.actions) t.append(el("tr", {}, el("td", {}, a.action),
+    el("td", {}, a.value.toFixed(2)), el("td", {}, a.probability.toFixed(3)),
+    el("td", {}, a.level || "-"),
+    el("td", {}, a.observations === null || a.observations === undefined ? "-" : a.observations.toFixed(1))));
+  return el("div", {}, el("p", {}, "search values after " + tr.hands_learned + " hands learned"), t);
 }
 // The 169 classes in the trace's order: pairs AA..22, then suited and offsuit hands by high
 // card, then kicker, descending (agent.strength.ranges.HAND_CLASSES).
