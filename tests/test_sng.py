@@ -304,7 +304,9 @@ def test_a_multi_table_field_plays_down_to_one_table_with_chips_conserved() -> N
     config = parse_sng(_config(entrants=entrants, table_size=6, payouts=[50, 30, 20],
                                starting_stack=200))
     f = Freezeout(config, 1, keep_trace=True)
-    assert [players(t.seats) for t in f.tables] == [6, 6, 2]
+    assert [players(t.seats) for t in f.tables] == [5, 5, 4]  # never 6, 6, 2
+    assert [e for t in f.tables for e in t.seats if e is not None] == list(range(14))
+    assert [players(t.seats) for t in Freezeout(config, 1, 3).tables] == [5, 5, 4]
     result = f.play()
     assert result.finished and sum(result.places) == pytest.approx(14 * 15 / 2)
     assert all(sum(chips) == 14 * 200 for chips in result.trace)

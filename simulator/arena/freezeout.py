@@ -1,7 +1,8 @@
 """One freezeout: hands at rising blinds until one entrant holds every chip.
 
 The coordinator seats the entrants (entrant ``e`` at seat ``(e + rotation) % n`` of the
-field, tables of ``table_size`` seats filled in order), then plays rounds: each table with two
+field, spread in order over as few tables of ``table_size`` seats as hold them, their
+sizes differing by one at most, as balancing keeps them), then plays rounds: each table with two
 players or more plays one hand at the round's level (the schedule counts rounds, one hand per
 table each), by the dead button rule (:mod:`simulator.arena.dead_button`). After the round
 the players who busted are placed (by their stacks at the start of the hand, ties sharing,
@@ -118,8 +119,10 @@ class Freezeout:
             field_seats[(e + rotation) % n] = e
         count = -(-n // size)
         self.tables = [_Table([None] * size) for _ in range(count)]
-        for g, e in enumerate(field_seats):
-            self.tables[g // size].seats[g % size] = e
+        seated = iter(field_seats)
+        for t, table in enumerate(self.tables):  # as even as balancing keeps them
+            for s in range(n // count + (t < n % count)):
+                table.seats[s] = next(seated)
         self.places: dict[int, float] = {}
         self.bots, faults = _bots(config, tournament, rotation)
         self.faults = len(faults)
