@@ -13,7 +13,7 @@ compile the equilibrium's self-recursive kernels, which numba cannot cache (``be
 ``make_cfr_strategy``, ``cfr_exploitability``: 15-30 s of CPU each), the two builds that
 canonicalise every board class before their tiny table (``make_cfr_tables``,
 ``make_preflop_equity``), and those that play many separate runs or start worker processes
-run after run (``bench_exploit``, ``bench_tournament``, ``ablation``, ``paper_table``,
+run after run (``bench_exploit``, ``bench_tournament``, ``ablation``, ``paper_table``, ``sng_arms``,
 ``lbr_table``). The others take about 100 s of CPU together.
 """
 
@@ -141,6 +141,10 @@ SMOKE: dict[str, Smoke] = {
                                           prints=(r"wrote .*equity\.npz",),
                                           writes=("equity.npz",), slow=True),
     # --- studies ------------------------------------------------------------------------------
+    "studies/sng_arms.py": Smoke(
+        ("--play", "--tournaments", "12", *STUDY_DIRS),
+        prints=(r"2 card sequences in both arms", r"on minus off, paired over the same cards"),
+        writes=("results/sng_arms.md", "results/sng_arms_figures.json"), slow=True),
     "studies/vexbot_matches.py": Smoke(
         ("--play", "--deals", "20", "--block-size", "10", "--rivals", "call", "raise",
          *STUDY_DIRS),

@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="holdem sng",
         description="Play freezeout sit-and-gos from a YAML config: finishing places, "
-                    "in-the-money share and ROI per bot, with 95%% intervals.",
+                    "in-the-money share and ROI per bot, with 95% intervals.",
         epilog=TRUST_NOTE)
     p.add_argument("config", help="the YAML config file")
     mode = p.add_mutually_exclusive_group()
