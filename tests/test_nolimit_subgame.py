@@ -10,8 +10,15 @@ import numpy as np
 import pytest
 
 from agent.equilibrium import nolimit_subgame as sg
+from agent.equilibrium import tiny_games as tg
 from agent.equilibrium.errors import EquilibriumError
-from agent.equilibrium.nolimit_tree import CALL, DECISION, FOLD_ACTION, ActionAbstraction
+from agent.equilibrium.nolimit_tree import (
+    CALL,
+    DECISION,
+    FIRST_RAISE,
+    FOLD_ACTION,
+    ActionAbstraction,
+)
 
 ANTE, STACK = 2, 12
 NUTS, AIR = 0, 1  # player 0's states in the clairvoyance game
@@ -128,3 +135,57 @@ def test_bad_games_are_refused() -> None:
         sg.RiverGame(game.tree, game.weights, (np.array([1.0]), np.array([1.0])))
     with pytest.raises(EquilibriumError, match="iterations"):
         sg.solve(game, 0)
+
+
+KUHN_AS_NO_LIMIT = ActionAbstraction(fractions=(0.5,), caps=(1,), all_in=False)
+"""Antes 1 and stacks 2: the half-pot bet of 1 is all-in, one bet a round: Kuhn poker."""
+
+
+def _kuhn() -> sg.RiverGame:
+    return sg.river_game(3, ante=1, stack=2, abstraction=KUHN_AS_NO_LIMIT)
+
+
+def _as_tiny(game: sg.RiverGame, strategy: np.ndarray) -> tg.Strategy:
+    """The no-limit table read as a strategy of :mod:`tiny_games`' independent Kuhn rules
+    (their ``r`` is the one bet, here ``r2``)."""
+    t = game.tree
+    letters = {FOLD_ACTION: "f", CALL: "c", FIRST_RAISE: "r"}
+
+    def play(info: tg.InfoSet) -> dict[str, float]:
+        node = t.find(info[2].replace("r", "r2"))
+        row = strategy[t.row_base[node] + info[0]]
+        return {letters[a]: float(row[a]) for a in t.actions(node)}
+
+    return play
+
+
+def test_kuhn_poker_as_a_no_limit_river_reaches_its_value() -> None:
+    game = _kuhn()
+    t = game.tree
+    assert [t.describe(0, a) for a in t.actions(0)] == ["c", "r2"]
+    assert t.decisions_by_round() == (4,)  # c, r2, c then r2, and the bet after the check
+    strategy = sg.solve(game, 2000)
+    assert sg.value(game, strategy) == pytest.approx(float(tg.KUHN_VALUE), abs=1e-3)
+    assert sg.exploitability(game, strategy) < 1e-3
+    # the independent rules and best response of tiny_games agree
+    mine = _as_tiny(game, strategy)
+    assert tg.exploitability(tg.KUHN_GAME, mine, mine) == pytest.approx(
+        sg.exploitability(game, strategy), abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_best_response_and_value_agree_with_tiny_games_on_random_strategies(seed: int
+                                                                            ) -> None:
+    game = _kuhn()
+    t = game.tree
+    rng = np.random.default_rng(seed)
+    strategy = sg.regret_matching(rng.random((t.rows, t.abstraction.width)),
+                                  np.vstack([np.repeat(t.child[n:n + 1] >= 0, t.buckets[0],
+                                                       axis=0)
+                                             for n in np.flatnonzero(t.kind == DECISION)]))
+    theirs = _as_tiny(game, strategy)
+    assert sg.value(game, strategy) == pytest.approx(
+        tg.expected_value(tg.KUHN_GAME, theirs, theirs), abs=1e-12)
+    for responder in (0, 1):
+        assert sg.best_response_value(game, strategy, responder) == pytest.approx(
+            tg.best_response_value(tg.KUHN_GAME, theirs, responder), abs=1e-12)

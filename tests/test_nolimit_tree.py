@@ -13,6 +13,8 @@ import functools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent.equilibrium.errors import EquilibriumError
 from agent.equilibrium.nolimit_tree import (
@@ -68,7 +70,7 @@ def _expected_raises(tree: NoLimitTree, state: HandState, raises: int) -> list[i
     if raises < ab.caps[int(state.street)]:
         sizes = {min(high, max(low, top + int(np.floor(f * after_call + 0.5))))
                  for f in ab.fractions}
-    if ab.all_in_past_cap or raises < ab.caps[int(state.street)]:
+    if ab.all_in and (ab.all_in_past_cap or raises < ab.caps[int(state.street)]):
         sizes.add(high)
     return sorted(sizes)
 
@@ -166,6 +168,24 @@ def test_every_node_of_a_small_tree_matches_the_engine() -> None:
 
     visit(0, _state(SHORT), 0)
     assert visited == tree.nodes
+
+
+@settings(max_examples=40, deadline=None)
+@given(fractions=st.sets(st.sampled_from([0.25, 0.33, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0]),
+                         min_size=1, max_size=4),
+       caps=st.tuples(*(st.integers(0, 3) for _ in range(4))), all_in=st.booleans(),
+       past_cap=st.booleans(), big_blinds=st.integers(3, 40), seed=st.integers(0, 2**32 - 1))
+def test_every_abstraction_offers_only_legal_actions(fractions: set[float],
+                                                     caps: tuple[int, int, int, int],
+                                                     all_in: bool, past_cap: bool,
+                                                     big_blinds: int, seed: int) -> None:
+    game = NoLimitGame("random", stack=2 * big_blinds, full_bet=2, first=(0, 1, 1, 1),
+                       blinds=(1, 2))
+    abstraction = ActionAbstraction(tuple(sorted(fractions)), caps, all_in, past_cap)
+    tree = build_tree(game, abstraction)
+    rng = np.random.default_rng(seed)
+    for _ in range(5):
+        _walk(tree, rng)
 
 
 @pytest.mark.parametrize("game", [HEADS_UP_NO_LIMIT, HEADS_UP_NO_LIMIT_200])

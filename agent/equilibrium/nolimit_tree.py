@@ -98,7 +98,8 @@ class NoLimitGame:
 class ActionAbstraction:
     """Which bets and raises the tree offers: ``fractions`` of the pot after the call, all-in
     (``all_in``), and at most ``caps[r]`` bets and raises in round r, all-in excepted past
-    the cap when ``all_in_past_cap`` (see the module docstring)."""
+    the cap when ``all_in_past_cap`` (see the module docstring). Without ``all_in`` a
+    fraction whose size reaches the stack is still offered, as the all-in it is."""
 
     fractions: tuple[float, ...] = (0.5, 1.0, 2.0)
     caps: tuple[int, ...] = (4, 4, 4, 4)
@@ -224,8 +225,6 @@ def raise_sizes(game: NoLimitGame, abstraction: ActionAbstraction, spent: tuple[
         for f in abstraction.fractions:
             target = top + int(np.floor(f * 2 * top + 0.5))
             sizes.add(min(game.stack, max(lowest, target)))
-        if not abstraction.all_in:
-            sizes.discard(game.stack)
     if abstraction.all_in and (raises < abstraction.caps[r] or abstraction.all_in_past_cap):
         sizes.add(game.stack)
     return sorted(sizes)
