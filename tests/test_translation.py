@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 
+from agent.equilibrium.errors import EquilibriumError
 from agent.equilibrium.nolimit_tree import (
     CALL,
     CHANCE,
@@ -153,6 +154,10 @@ def test_actions_the_node_lacks_become_a_call() -> None:
     facing = tree.find("r6")
     assert translate(tree, facing, (6, 2), ActionKind.FOLD, None, rng) == FOLD_ACTION
     assert translate(tree, facing, (6, 2), ActionKind.CALL, None, rng) == CALL
+    with pytest.raises(EquilibriumError, match="not a decision"):
+        translate(tree, tree.find("r6f"), (6, 2), ActionKind.CALL, None, rng)
+    with pytest.raises(EquilibriumError, match="needs its total"):
+        translate(tree, facing, (6, 2), RAISE, None, rng)
 
 
 def test_real_totals_keep_the_real_pot_and_bounds() -> None:

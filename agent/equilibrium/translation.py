@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agent.equilibrium.errors import EquilibriumError
 from agent.equilibrium.nolimit_tree import (
     CALL,
     DECISION,
@@ -80,12 +81,14 @@ def translate(tree: NoLimitTree, node: int, spent: tuple[int, int], kind: Action
     """The column of ``node`` that the real action stands for: ``kind``, and for a raise
     the actor's ``total`` chips in the hand after it, facing the real ``spent`` (player 0
     first). Draws from ``rng`` only between two sizes."""
+    if tree.kind[node] != DECISION:
+        raise EquilibriumError(f"node {node} ({tree.history[node]!r}) is not a decision")
     if kind is ActionKind.FOLD:
         return FOLD_ACTION if tree.child[node, FOLD_ACTION] >= 0 else CALL
     if kind is ActionKind.CALL:
         return CALL
     if total is None:
-        raise ValueError("a raise needs its total")
+        raise EquilibriumError("a raise needs its total")
     raises = [a for a in tree.actions(node) if a >= FIRST_RAISE]
     if not raises:
         return CALL

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from agent.equilibrium.errors import EquilibriumError
 from agent.equilibrium.nolimit_tree import (
     CHANCE,
     FOLD,
@@ -45,7 +46,10 @@ def main() -> None:
             [169, 10, 10, 10]]
     if any(b < 1 for row in counts for b in row) or any(bb < 2 for bb in args.big_blinds):
         parser.error("--buckets must be >= 1 and --big-blinds >= 2")
-    abstraction = ActionAbstraction(tuple(sorted(set(args.fractions))), tuple(args.caps))
+    try:
+        abstraction = ActionAbstraction(tuple(sorted(set(args.fractions))), tuple(args.caps))
+    except EquilibriumError as exc:
+        parser.error(str(exc))
     print(f"sizes {', '.join(f'{f:g}' for f in abstraction.fractions)} pot and all-in; "
           f"caps {' '.join(map(str, abstraction.caps))} (all-in past the cap)")
     for bb in args.big_blinds:
