@@ -182,6 +182,11 @@ SMOKE: dict[str, Smoke] = {
          "{tmp}/cfr_exploitability"), before=(CHECKPOINTS,),
         writes=("cfr_exploitability.json", "cfr_exploitability.md", "cfr_exploitability.png"),
         slow=True),
+    "studies/cfr_nl_tree.py": Smoke(("--smoke",),
+                                    prints=(r"20 bb: 595 nodes",
+                                            r"decision nodes: pre-flop 12, flop 36",
+                                            r"information sets with buckets 169 10 10 10: "
+                                            r"4,308")),
     "studies/cfr_panel.py": Smoke(("--rivals", "call", "--deals", "20", "--block", "10",
                                    "--workers", "1", "--out", "{tmp}"),
                                   prints=(r'"rival": "call"',),
