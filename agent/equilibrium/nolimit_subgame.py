@@ -11,7 +11,7 @@ information set of player p at decision node n holding state i is row ``row_base
 
 This is the reference solver, pure numpy and recursive, for games of a few hundred nodes and
 a few dozen states: it checks the tree and the translation on answers known in closed form,
-and the kernels of the full game against it later (issue #57, items 4 and 5).
+and the kernels of the full no-limit game against it later.
 
 * :func:`solve`: vanilla CFR (Zinkevich et al. 2007) or CFR+ (Tammelin 2014: regrets
   floored at zero, the average weighted by the iteration, alternating updates), exact over
