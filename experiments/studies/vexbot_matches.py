@@ -122,6 +122,21 @@ def curve(name: str) -> list[tuple[str, float, tuple[float, float], int]]:
     return out
 
 
+def unfinished_row(rival: str, block_size: int) -> list[list[str]]:
+    """A run still going (or stopped) with two blocks or more: its finished blocks' figure,
+    marked as such (a session can end mid-run; ``--play`` continues it)."""
+    name = f"vexbot_vs_{rival}"
+    if not (run_dir(EXPERIMENT, name) / "blocks.jsonl").is_file():
+        return []
+    rates = block_rates(name, "vexbot")
+    if len(rates) < 2:
+        return []
+    mean, ci = t_interval(rates)
+    target, _ = goal(rival, mean, *ci)
+    return [[rival, f"{len(rates) * block_size} ({len(rates)}), unfinished", fmt(mean, ci), "",
+             target, "unfinished"]]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--play", action="store_true", help="play the runs that are missing")
@@ -141,6 +156,10 @@ def main() -> None:
     for rival in args.rivals:
         s = summary(f"vexbot_vs_{rival}")
         if s is None:
+            partial = unfinished_row(rival, args.block_size)
+            rows += partial
+            if partial:  # hands.csv holds the finished blocks' hands
+                curves[rival] = curve(f"vexbot_vs_{rival}")
             continue
         v = s["players"]["vexbot"]
         low, high = v["ci95"]
