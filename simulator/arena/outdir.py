@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
-from typing import TextIO
+from typing import Any, TextIO
 
 from simulator.core.errors import HoldemError
 from simulator.core.files import NOFOLLOW as _NOFOLLOW
@@ -37,6 +37,29 @@ PID_WAIT = 1.0  # seconds a refused run waits for the holder, who has just locke
 
 class OutputDirError(HoldemError, RuntimeError):
     """An output dir that cannot be used: one line naming the path and the problem."""
+
+
+def first_difference(old: Any, new: Any, path: str = "") -> str | None:
+    """Where the config of the run in a directory and the config asked for first differ, as
+    ``key: was X, now Y`` (keys dotted, a list's items by index), for the one line that
+    refuses ``--resume``; None when they are the same.
+
+    >>> first_difference({"seed": 1, "x": {"y": [1, 2]}}, {"seed": 1, "x": {"y": [1, 3]}})
+    'x.y.1: was 2, now 3'
+    >>> first_difference({"seed": 9}, {"seed": 10}), first_difference([1], [1])
+    ('seed: was 9, now 10', None)
+    """
+    if old == new:
+        return None
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(set(old) | set(new), key=str):
+            if old.get(key) != new.get(key):
+                return first_difference(old.get(key), new.get(key), f"{path}.{key}".strip("."))
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            if a != b:
+                return first_difference(a, b, f"{path}.{i}".strip("."))
+    return f"{path or 'config'}: was {old!r}, now {new!r}"
 
 
 def _why(exc: OSError) -> str:

@@ -41,6 +41,7 @@ import numpy as np
 from simulator.arena.outdir import (
     DirLock,
     append,
+    first_difference,
     prepare_dir,
     refuse_symlinks,
     write_atomic,
@@ -277,7 +278,7 @@ class RunStore:
             raise self._refuse(f"{RUN_FILE} unreadable ({exc})") from None
         if not isinstance(old, dict) or old.get("result_config") != meta.get("result_config"):
             other = old.get("result_config") if isinstance(old, dict) else old
-            diff = _first_difference(other, meta.get("result_config"))
+            diff = first_difference(other, meta.get("result_config"))
             raise ResultsError(f"cannot resume {str(self.dir)!r}: the config differs from the "
                                f"run there ({diff}); force=True starts over")
         blocks, blocks_bytes = self._check_blocks(num_blocks)
@@ -458,14 +459,6 @@ def _truncate(path: Path, size: int) -> None:
             os.ftruncate(fd, size)
     finally:
         os.close(fd)
-
-
-def _first_difference(old: Any, new: Any, path: str = "") -> str:
-    if isinstance(old, dict) and isinstance(new, dict):
-        for key in sorted(set(old) | set(new)):
-            if old.get(key) != new.get(key):
-                return _first_difference(old.get(key), new.get(key), f"{path}.{key}".strip("."))
-    return f"{path or 'config'}: was {old!r}, now {new!r}"
 
 
 # --- reading hands back -------------------------------------------------------------------------

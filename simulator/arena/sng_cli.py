@@ -35,6 +35,7 @@ from simulator.arena.outdir import (
     DirLock,
     OutputDirError,
     append,
+    first_difference,
     prepare_dir,
     refuse_symlinks,
     write_atomic,
@@ -159,11 +160,11 @@ def _open_dir(config: SngConfig, out: Path, resume: bool, force: bool
         write_atomic(stored, json.dumps(_played_config(config), indent=1) + "\n")
         return []
     played = json.loads(read_regular(stored, 1 << 20))
-    differs = _first_difference(played, json.loads(json.dumps(_played_config(config))))
+    differs = first_difference(played, json.loads(json.dumps(_played_config(config))))
     if differs is not None:
         raise OutputDirError(f"{str(stored)!r}: the run there was played with another "
-                             f"config ({differs} differs: the same file and --set as that "
-                             f"run continue it); --force starts over")
+                             f"config ({differs}: the same file and --set as that run "
+                             f"continue it); --force starts over")
     rows = _read_rows(out)
     hands = out / HANDS_FILE
     if rows and config.output.hand_histories:
@@ -172,27 +173,6 @@ def _open_dir(config: SngConfig, out: Path, resume: bool, force: bool
             os.truncate(hands, size)  # hands of a tournament whose row was never written
     write_atomic(out / ROWS_FILE, "".join(json.dumps(r) + "\n" for r in rows))
     return rows
-
-
-def _first_difference(a: Any, b: Any, key: str = "") -> str | None:
-    """The first dotted key whose value differs between two configs' data (None: same).
-
-    >>> _first_difference({"seed": 1, "x": {"y": [1, 2]}}, {"seed": 1, "x": {"y": [1, 3]}})
-    'x.y.1'
-    """
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in [*a, *(k for k in b if k not in a)]:
-            found = _first_difference(a.get(k), b.get(k), f"{key}.{k}" if key else str(k))
-            if found is not None:
-                return found
-        return None
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            found = _first_difference(x, y, f"{key}.{i}" if key else str(i))
-            if found is not None:
-                return found
-        return None
-    return None if a == b else (key or "the config")
 
 
 # --- playing ---------------------------------------------------------------------------------
