@@ -107,10 +107,7 @@ def cumulative(path: Path, _scale: float, unit_chips: float) -> dict[str, Any]:
             except (IndexError, ValueError):
                 raise ReportError(f"hands.csv: bad row {row[:4]}") from None
     total = len(nets[0]) if nets else 0
-    stride = max(1, math.ceil(total / CHART_POINTS))
-    marks = list(range(stride, total + 1, stride))
-    if total and (not marks or marks[-1] != total):
-        marks.append(total)
+    marks = chart_marks(total)
     series = []
     for (_, name), values in zip(columns, nets, strict=True):
         mean = sum(values) / total if total else 0.0
@@ -166,6 +163,20 @@ def exploit_report(path: Path, ref: str) -> dict[str, Any]:
     return {"kind": "exploit", "bot": summary.get("bot"), "unit": summary.get("unit"),
             "headline": summary.get("headline"), "sign": summary.get("sign", ""),
             "runs": runs, "notes": [str(n) for n in summary.get("notes", [])]}
+
+
+def chart_marks(total: int) -> list[int]:
+    """The points (1-based counts of hands or rounds) a chart of ``total`` keeps: every
+    ``stride``-th, at most :data:`CHART_POINTS` of them, and always the last.
+
+    >>> chart_marks(5), chart_marks(0), len(chart_marks(10_000)), chart_marks(10_001)[-2:]
+    ([1, 2, 3, 4, 5], [], 400, [9984, 10001])
+    """
+    stride = max(1, math.ceil(total / CHART_POINTS))
+    marks = list(range(stride, total + 1, stride))
+    if total and marks[-1:] != [total]:
+        marks.append(total)
+    return marks
 
 
 def _stat(stat: Any) -> list[float | None] | None:
@@ -230,10 +241,7 @@ def _stacks(path: Path, names: list[Any]) -> dict[str, Any]:
     if not isinstance(chips, list) or not all(isinstance(c, list) for c in chips):
         raise ReportError("stacks.json: expected chips per round")
     total = len(chips)
-    stride = max(1, math.ceil(total / CHART_POINTS))
-    marks = list(range(stride, total + 1, stride))
-    if total and marks[-1:] != [total]:
-        marks.append(total)
+    marks = chart_marks(total)
     width = len(chips[0]) if chips else 0
     series = []
     for e in range(width):
