@@ -51,7 +51,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agent.equilibrium.errors import EquilibriumError
-from agent.equilibrium.tree import CHANCE, DECISION, FOLD, SHOWDOWN
+from agent.equilibrium.tree import (
+    CHANCE,
+    DECISION,
+    FOLD,
+    SHOWDOWN,
+    decisions_by_round,
+    information_sets,
+)
 
 FOLD_ACTION, CALL = 0, 1
 FIRST_RAISE = 2
@@ -167,13 +174,10 @@ class NoLimitTree:
     @property
     def rows(self) -> int:
         """Information sets: one per (decision node, bucket of its round)."""
-        return int(sum(n * b for n, b in zip(self.decisions_by_round(), self.buckets,
-                                             strict=True)))
+        return information_sets(self.decisions_by_round(), self.buckets)
 
     def decisions_by_round(self) -> tuple[int, ...]:
-        decisions = self.kind == DECISION
-        return tuple(int((decisions & (self.round == r)).sum())
-                     for r in range(self.game.rounds))
+        return decisions_by_round(self.kind, self.round, self.game.rounds)
 
     def actions(self, node: int) -> list[int]:
         """The columns of the actions offered at a decision node."""

@@ -91,6 +91,22 @@ LEDUC = LimitRules("Leduc hold'em", forced=(1, 1), bets=(2, 4), caps=(2, 2), fir
 KUHN = LimitRules("Kuhn poker", forced=(1, 1), bets=(1,), caps=(1,), first=(0,))
 
 
+def decisions_by_round(kind: np.ndarray, rounds_of: np.ndarray, rounds: int
+                       ) -> tuple[int, ...]:
+    """The decision nodes of each round of a flattened betting tree (limit or no-limit)."""
+    decisions = kind == DECISION
+    return tuple(int((decisions & (rounds_of == r)).sum()) for r in range(rounds))
+
+
+def information_sets(per_round: Sequence[int], buckets: Sequence[int]) -> int:
+    """Information sets: one per (decision node, bucket of its round).
+
+    >>> information_sets((8, 70), (169, 200))
+    15352
+    """
+    return int(sum(n * b for n, b in zip(per_round, buckets, strict=True)))
+
+
 @dataclass(frozen=True)
 class Tree:
     """The flattened tree. Node 0 is the root; arrays are indexed by node.
@@ -121,13 +137,10 @@ class Tree:
     @property
     def rows(self) -> int:
         """Rows of a strategy table: information sets, one per (decision node, bucket)."""
-        return int(sum(n * b for n, b in zip(self.decisions_by_round(), self.buckets,
-                                             strict=True)))
+        return information_sets(self.decisions_by_round(), self.buckets)
 
     def decisions_by_round(self) -> tuple[int, ...]:
-        decisions = self.kind == DECISION
-        return tuple(int((decisions & (self.round == r)).sum())
-                     for r in range(self.rules.rounds))
+        return decisions_by_round(self.kind, self.round, self.rules.rounds)
 
     def legal(self, node: int) -> np.ndarray:
         """Boolean (3,): the action columns legal at a decision node."""
